@@ -1,0 +1,62 @@
+import js from '@eslint/js';
+import nextPlugin from '@next/eslint-plugin-next';
+import reactHooks from 'eslint-plugin-react-hooks';
+import tseslint from 'typescript-eslint';
+
+const frameworkImports = [
+  { group: ['next', 'next/*'], message: 'The engine is framework-free: talk to Next through a port.' },
+  { group: ['@trpc/*'], message: 'The engine is framework-free: transport lives in server/api.' },
+  { group: ['@prisma/*', 'prisma'], message: 'The engine is framework-free: persistence lives in server/<domain>.' },
+  { group: ['react', 'react-dom', 'react/*'], message: 'The engine is framework-free.' },
+];
+
+export default tseslint.config(
+  {
+    ignores: ['node_modules/', '.next/', 'data/', 'public/', 'next-env.d.ts', 'bench/.work/', '**/fixtures/**'],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.strictTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+    },
+  },
+  {
+    files: ['**/*.mjs', 'bin/**'],
+    ...tseslint.configs.disableTypeChecked,
+  },
+  {
+    files: ['app/**/*.{ts,tsx}', 'components/**/*.{ts,tsx}'],
+    plugins: { '@next/next': nextPlugin, 'react-hooks': reactHooks },
+    rules: {
+      ...nextPlugin.configs.recommended.rules,
+      ...nextPlugin.configs['core-web-vitals'].rules,
+      ...reactHooks.configs.recommended.rules,
+    },
+  },
+  {
+    // Zones: the engine imports no framework; UI code never reaches into the server.
+    files: ['server/engine/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: frameworkImports }] },
+  },
+  {
+    files: ['components/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['@/server/*', '**/server/*'], message: 'Components talk to the server through tRPC only.' }] },
+      ],
+    },
+  },
+  {
+    files: ['**/*.test.ts'],
+    rules: {
+      '@typescript-eslint/no-non-null-assertion': 'off',
+    },
+  },
+);

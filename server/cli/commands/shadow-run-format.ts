@@ -1,0 +1,32 @@
+import type { ShadowRunReport } from '../../engine/shadow';
+
+const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)}s`;
+
+/** The human-readable report: a ranked table, the winner's diff, then the failing runs' tails. */
+export function formatReport(
+  report: ShadowRunReport,
+  context: { readonly command: readonly string[]; readonly workspace: string },
+): string {
+  const { hypotheses } = report;
+  const nameWidth = Math.max(4, ...hypotheses.map((h) => h.name.length));
+  const lines = [
+    `$ ${context.command.join(' ')}   (${hypotheses.length} hypothesis(es), ${report.mode} mode, on ${context.workspace})`,
+  ];
+  for (const h of hypotheses) {
+    const exit = h.timedOut ? 'timeout' : h.exitCode === null ? `signal ${h.signal ?? '?'}` : `exit ${h.exitCode}`;
+    const counts = h.parsed ? `${h.passed} passed, ${h.failed} failed` : 'results not parsed';
+    const mark = h.name === report.winner ? '  <- winner' : '';
+    lines.push(
+      `  ${h.name.padEnd(nameWidth)}  ${exit.padEnd(10)} in ${seconds(h.durationMs).padStart(7)}  ${counts}  ~${h.changedLines} changed line(s)${mark}`,
+    );
+    if (h.error !== null) lines.push(`  ${' '.repeat(nameWidth)}  ! ${h.error}`);
+  }
+  lines.push(report.winner === null ? 'no winner: no hypothesis passed' : `winner: ${report.winner}${report.applied ? ' (applied)' : ''}`);
+  let text = `${lines.join('\n')}\n`;
+  if (report.winnerDiff !== null) text += report.winnerDiff;
+  for (const h of hypotheses) {
+    if (h.name === report.winner || (h.exitCode === 0 && h.error === null && !h.timedOut)) continue;
+    text += `\n--- output of ${h.name} (tail) ---\n${h.outputTail}\n`;
+  }
+  return text;
+}

@@ -1,0 +1,179 @@
+import { readFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { AppError } from '../../errors/app-error';
+import { runnerNames, type RunnerName } from '../../engine/parsers';
+import { createShadowRunner, shadowSpecSchema, type ShadowEvent, type ShadowRunReport } from '../../engine/shadow';
+import { exitCodes, type CliCommand, type CliIo } from '../cli-io';
+import { formatReport } from './shadow-run-format';
+
+const help = `Usage: shadowbox shadow-run SPEC.json [options] -- CMD ARGS…
+
+Runs every hypothesis of SPEC.json in its own copy-on-write shadow of the workspace, in parallel,
+ranks them by their parsed test results and prints the winner's diff. Without --apply the workspace
+is left byte-for-byte untouched.
+
+SPEC.json: {"hypotheses":[{"name":"fix-a","edits":[{"path":"src/lib.rs","content":"…"}],"delete":["old.rs"]}]}
+  an edit may give "file" (relative to SPEC.json) instead of "content"; a hypothesis without edits
+  is the baseline.
+
+Options:
+  --workspace DIR      the workspace (default: the current directory)
+  --parallel N         hypotheses at once (default: the number of cores)
+  --timeout-secs S     per hypothesis (default: 600)
+  --apply              write the winner into the workspace (all or nothing)
+  --json               print one JSON object instead of the table
+  --mode MODE          auto (default), overlay or inplace
+  --tmpfs              keep upper layers on a tmpfs instead of the data directory
+  --runner NAME        the test output parser (default: from the command, else detected)
+  --cwd DIR            workspace-relative directory to run the command in
+  --data-dir DIR       scratch space (default: $SHADOWBOX_DATA_DIR or ./data, unless inside the workspace)
+
+Exit status: 0 when a hypothesis passed, 1 when none did, 2 when the input was refused.
+`;
+
+// The CLI also takes edits from files next to the spec; the engine's schema knows only contents.
+const cliSpecSchema = z.object({
+  hypotheses: z.array(
+    z.looseObject({
+      edits: z
+        .array(z.union([
+            z.strictObject({ path: z.string(), content: z.string() }),
+            z.strictObject({ path: z.string(), file: z.string() }),
+          ]))
+        .optional(),
+    }),
+  ),
+});
+
+async function loadSpec(specPath: string): Promise<z.infer<typeof shadowSpecSchema>> {
+  const text = await readFile(specPath, 'utf8').catch((error: unknown) => {
+    throw new AppError('INVALID_ARGUMENT', `cannot read the spec '${specPath}': ${(error as Error).message}`);
+  });
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new AppError('INVALID_ARGUMENT', `the spec '${specPath}' is not valid JSON: ${(error as Error).message}`);
+  }
+  const loose = cliSpecSchema.safeParse(json);
+  if (loose.success) {
+    for (const hypothesis of loose.data.hypotheses) {
+      for (const [i, edit] of (hypothesis.edits ?? []).entries()) {
+        if (!('file' in edit)) continue;
+        const source = path.resolve(path.dirname(specPath), edit.file);
+        const content = await readFile(source, 'utf8').catch(() => {
+          throw new AppError('INVALID_ARGUMENT', `the spec's edit of '${edit.path}' names a file '${edit.file}' that cannot be read`);
+        });
+        (hypothesis.edits ?? [])[i] = { path: edit.path, content };
+      }
+    }
+    json = loose.data;
+  }
+  const parsed = shadowSpecSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue?.path.length ? ` at ${issue.path.join('.')}` : '';
+    throw new AppError('INVALID_ARGUMENT', `the spec '${specPath}' is invalid${where}: ${issue?.message ?? 'unknown problem'}`);
+  }
+  return parsed.data;
+}
+
+function positiveInteger(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new AppError('INVALID_ARGUMENT', `--${name} must be a positive integer, got '${value}'`);
+  return n;
+}
+
+function dataDirFor(io: CliIo, given: string | undefined, workspace: string): string {
+  const dir = path.resolve(io.cwd, given ?? io.env.SHADOWBOX_DATA_DIR ?? 'data');
+  const relative = path.relative(workspace, dir);
+  const inside = relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+  // Never create scratch space inside the workspace we promise not to touch.
+  return inside && given === undefined ? path.join(os.tmpdir(), `shadowbox-${process.getuid?.() ?? 0}`) : dir;
+}
+
+function progress(io: CliIo): { emit(event: ShadowEvent): void } {
+  return {
+    emit(event) {
+      if (event.type === 'hypothesis.started') io.stderr.write(`… ${event.name} started\n`);
+      if (event.type === 'hypothesis.finished') {
+        const r = event.result;
+        io.stderr.write(`${r.exitCode === 0 ? '✓' : '✗'} ${r.name} finished: exit ${String(r.exitCode)}, ${r.passed} passed, ${r.failed} failed in ${(r.durationMs / 1000).toFixed(1)}s\n`);
+      }
+    },
+  };
+}
+
+export const shadowRunCommand: CliCommand = async (args, io) => {
+  const split = args.indexOf('--');
+  const own = split === -1 ? args : args.slice(0, split);
+  const command = split === -1 ? [] : args.slice(split + 1);
+  const { values, positionals } = parseArgs({
+    args: [...own],
+    allowPositionals: true,
+    options: {
+      workspace: { type: 'string' },
+      parallel: { type: 'string' },
+      'timeout-secs': { type: 'string' },
+      apply: { type: 'boolean' },
+      json: { type: 'boolean' },
+      mode: { type: 'string' },
+      tmpfs: { type: 'boolean' },
+      runner: { type: 'string' },
+      cwd: { type: 'string' },
+      'data-dir': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help === true) {
+    io.stdout.write(help);
+    return exitCodes.ok;
+  }
+  const [specPath, ...extra] = positionals;
+  if (specPath === undefined || extra.length > 0) {
+    throw new AppError('INVALID_ARGUMENT', `expected exactly one SPEC.json before '--', got ${positionals.length}; see --help`);
+  }
+  if (command.length === 0) throw new AppError('INVALID_ARGUMENT', "no test command: give it after '--', e.g. -- cargo test");
+  const mode = values.mode ?? 'auto';
+  if (mode !== 'auto' && mode !== 'overlay' && mode !== 'inplace') {
+    throw new AppError('INVALID_ARGUMENT', `--mode must be auto, overlay or inplace, got '${mode}'`);
+  }
+  const runner = values.runner;
+  if (runner !== undefined && runner !== 'auto' && !(runnerNames as readonly string[]).includes(runner)) {
+    throw new AppError('INVALID_ARGUMENT', `--runner '${runner}' is unknown; one of: auto, ${runnerNames.join(', ')}`);
+  }
+  const workspace = path.resolve(io.cwd, values.workspace ?? '.');
+  const spec = await loadSpec(path.resolve(io.cwd, specPath));
+  const timeoutSecs = positiveInteger('timeout-secs', values['timeout-secs']);
+  const parallel = positiveInteger('parallel', values.parallel);
+
+  const shadows = await createShadowRunner({
+    dataDir: dataDirFor(io, values['data-dir'], workspace),
+    mode,
+    tmpfsUpper: values.tmpfs === true,
+  });
+  if (shadows.fallbackReason !== null) io.stderr.write(`shadowbox: running in-place: ${shadows.fallbackReason}\n`);
+  const report: ShadowRunReport = await shadows.run(
+    {
+      workspace,
+      command,
+      hypotheses: spec.hypotheses,
+      apply: values.apply === true,
+      ...(parallel === undefined ? {} : { parallel }),
+      ...(timeoutSecs === undefined ? {} : { timeoutMs: timeoutSecs * 1000 }),
+      ...(runner === undefined ? {} : { runner: runner as RunnerName | 'auto' }),
+      ...(values.cwd === undefined ? {} : { cwd: values.cwd }),
+    },
+    progress(io),
+  );
+  if (values.json === true) {
+    io.stdout.write(`${JSON.stringify(report)}\n`);
+  } else {
+    io.stdout.write(formatReport(report, { command, workspace }));
+  }
+  return report.winner === null ? exitCodes.failure : exitCodes.ok;
+};

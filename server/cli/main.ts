@@ -1,0 +1,48 @@
+import { isAppError } from '../errors/app-error';
+import { exitCodes, type CliCommand, type CliIo } from './cli-io';
+
+// Commands load lazily so `shadowbox parse` does not pay for the shadow runner's imports.
+const commands: Record<string, { summary: string; load: () => Promise<CliCommand> }> = {
+  'shadow-run': {
+    summary: 'run hypotheses in parallel copy-on-write shadows of a workspace and rank them',
+    load: async () => (await import('./commands/shadow-run')).shadowRunCommand,
+  },
+  parse: {
+    summary: 'parse test-runner output from stdin into passed/failed/skipped counts',
+    load: async () => (await import('./commands/parse')).parseCommand,
+  },
+  ingest: {
+    summary: 'check an archive or Git URL against the intake policy and extract it into a directory',
+    load: async () => (await import('./commands/ingest')).ingestCommand,
+  },
+};
+
+function usage(): string {
+  const width = Math.max(...Object.keys(commands).map((name) => name.length));
+  const lines = Object.entries(commands).map(
+    ([name, { summary }]) => `  ${name.padEnd(width)}  ${summary}`,
+  );
+  return `Usage: shadowbox <command> [options]\n\nCommands:\n${lines.join('\n')}\n\nRun 'shadowbox <command> --help' for a command's options.\n`;
+}
+
+export async function main(argv: readonly string[], io: CliIo): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    io.stdout.write(usage());
+    return name === undefined ? exitCodes.rejected : exitCodes.ok;
+  }
+  const command = commands[name];
+  if (command === undefined) {
+    io.stderr.write(`shadowbox: unknown command '${name}'\n\n${usage()}`);
+    return exitCodes.rejected;
+  }
+  try {
+    return await (await command.load())(rest, io);
+  } catch (error) {
+    if (isAppError(error)) {
+      io.stderr.write(`shadowbox ${name}: ${error.message} [${error.code}]\n`);
+      return error.code === 'INTERNAL' ? exitCodes.failure : exitCodes.rejected;
+    }
+    throw error;
+  }
+}

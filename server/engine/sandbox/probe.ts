@@ -1,0 +1,77 @@
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { runProcess } from '../process/run-process';
+import { sandboxCommand, sandboxEnv } from './index';
+
+export type ProbeResult =
+  | { readonly mode: 'overlay'; readonly ipPath: string }
+  | { readonly mode: 'inplace'; readonly reason: string };
+
+export function findIp(hostPath = process.env.PATH ?? ''): string | null {
+  const dirs = [...hostPath.split(':').filter(Boolean), '/usr/sbin', '/sbin', '/usr/bin', '/bin'];
+  return dirs.map((dir) => path.join(dir, 'ip')).find((candidate) => existsSync(candidate)) ?? null;
+}
+
+/**
+ * Checks that this machine can run shadows: user namespaces, an overlay mounted with `userxattr`
+ * inside them, and loopback. A plain write is not enough: without `userxattr`, deleting a directory
+ * of the lower layer fails with EIO and renames across layers fail with EXDEV, which is exactly
+ * what cargo's incremental builds do. The probe must leave its lower layer untouched.
+ */
+async function probe(scratchRoot: string): Promise<ProbeResult> {
+  const ipPath = findIp();
+  if (ipPath === null) return { mode: 'inplace', reason: "iproute2's `ip` was not found" };
+  await mkdir(scratchRoot, { recursive: true });
+  const dir = await mkdtemp(path.join(scratchRoot, 'probe-'));
+  try {
+    const lower = path.join(dir, 'lower');
+    await mkdir(path.join(lower, 'dir'), { recursive: true });
+    await writeFile(path.join(lower, 'file'), 'original');
+    await writeFile(path.join(lower, 'dir', 'inner'), 'inner');
+    for (const sub of ['upper', 'work', 'home']) await mkdir(path.join(dir, sub));
+    await writeFile(path.join(dir, 'deletes'), '');
+    const check =
+      'echo changed > file && mv file renamed && rm -r dir && test ! -e dir && mkdir -p target/x && echo ok';
+    const command = sandboxCommand(
+      {
+        kind: 'overlay',
+        root: lower,
+        upper: path.join(dir, 'upper'),
+        work: path.join(dir, 'work'),
+        deleteList: path.join(dir, 'deletes'),
+        tmpfsUpper: false,
+      },
+      ['/bin/sh', '-c', check],
+      { ipPath },
+    );
+    const home = path.join(dir, 'home');
+    const result = await runProcess(command.file, command.args, {
+      cwd: dir,
+      env: sandboxEnv({ home, tmpdir: home }),
+      timeoutMs: 10_000,
+      killGraceMs: 0,
+    });
+    if (result.exitCode !== 0) {
+      const why = result.spawnError ?? result.output.text.trim().split('\n').slice(-3).join(' | ');
+      return { mode: 'inplace', reason: `overlay probe failed: ${why}` };
+    }
+    const untouched =
+      (await readFile(path.join(lower, 'file'), 'utf8')) === 'original' &&
+      (await readFile(path.join(lower, 'dir', 'inner'), 'utf8')) === 'inner' &&
+      (await readdir(lower)).sort().join(',') === 'dir,file';
+    return untouched
+      ? { mode: 'overlay', ipPath }
+      : { mode: 'inplace', reason: 'overlay probe wrote through to its lower layer' };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+let cached: Promise<ProbeResult> | undefined;
+
+/** Probes once per process: the answer depends on the kernel and its settings, not on the call. */
+export function probeSandbox(scratchRoot: string): Promise<ProbeResult> {
+  cached ??= probe(scratchRoot);
+  return cached;
+}

@@ -1,0 +1,132 @@
+import { mkdir, mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runProcess } from '../process/run-process';
+import { probeSandbox, type ProbeResult } from './probe';
+import { sandboxCommand, sandboxEnv, sandboxSetupFailure, type SandboxLayout } from './index';
+
+let probe: ProbeResult;
+let ipPath: string;
+
+beforeAll(async () => {
+  probe = await probeSandbox(path.join(os.tmpdir(), 'sbx-probe'));
+  if (probe.mode !== 'overlay') throw new Error(`these tests need user namespaces: ${probe.reason}`);
+  ipPath = probe.ipPath;
+});
+
+async function layout(): Promise<{ dir: string; overlay: SandboxLayout; home: string }> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'sbx-ns-'));
+  const root = path.join(dir, 'ws');
+  await mkdir(path.join(root, 'sub'), { recursive: true });
+  await writeFile(path.join(root, 'keep.txt'), 'original\n');
+  await writeFile(path.join(root, 'sub', 'gone.txt'), 'delete me\n');
+  for (const d of ['upper', 'work', 'home']) await mkdir(path.join(dir, d));
+  await writeFile(path.join(dir, 'deletes'), 'sub/gone.txt\n');
+  const overlay: SandboxLayout = {
+    kind: 'overlay',
+    root,
+    upper: path.join(dir, 'upper'),
+    work: path.join(dir, 'work'),
+    deleteList: path.join(dir, 'deletes'),
+    tmpfsUpper: false,
+  };
+  return { dir, overlay, home: path.join(dir, 'home') };
+}
+
+async function sandboxed(l: SandboxLayout, home: string, script: string, timeoutMs = 20_000) {
+  const command = sandboxCommand(l, ['/bin/sh', '-c', script], { ipPath });
+  return runProcess(command.file, command.args, {
+    cwd: os.tmpdir(),
+    env: sandboxEnv({ home, tmpdir: home, extra: { MARK: 'set-by-task' } }),
+    timeoutMs,
+    killGraceMs: 0,
+  });
+}
+
+describe('the sandbox', () => {
+  it('runs on an overlay of the workspace path: writes and deletions never reach the workspace', async () => {
+    const { overlay, home } = await layout();
+    const result = await sandboxed(
+      overlay,
+      home,
+      'test ! -e sub/gone.txt && echo changed > keep.txt && rm -rf sub && mkdir target && echo built > target/out && cat keep.txt && pwd',
+    );
+    expect(result.exitCode).toBe(0);
+    expect(result.output.text).toBe(`changed\n${overlay.root}`);
+    expect(await readFile(path.join(overlay.root, 'keep.txt'), 'utf8')).toBe('original\n');
+    expect(await readFile(path.join(overlay.root, 'sub', 'gone.txt'), 'utf8')).toBe('delete me\n');
+    expect((await readdir(overlay.root)).sort()).toEqual(['keep.txt', 'sub']);
+  });
+
+  it('runs in fresh PID and network namespaces with a fresh environment', async () => {
+    const { overlay, home } = await layout();
+    process.env.SHADOWBOX_TEST_SECRET = 'must-not-leak';
+    const result = await sandboxed(overlay, home, 'echo pid=$$; echo home=$HOME; env | sort; ip -o link show | wc -l');
+    delete process.env.SHADOWBOX_TEST_SECRET;
+    expect(result.output.text).toContain('pid=1\n');
+    expect(result.output.text).toContain(`home=${home}\n`);
+    expect(result.output.text).toContain('MARK=set-by-task');
+    expect(result.output.text).not.toContain('must-not-leak');
+    // Only loopback exists in the new network namespace.
+    expect(result.output.text.trim().endsWith('\n1')).toBe(true);
+  });
+
+  it('cannot reach a server listening on the host loopback', async () => {
+    const server = net.createServer((socket) => socket.end('reached\n'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as net.AddressInfo;
+    try {
+      const { overlay, home } = await layout();
+      const probeScript = `python3 -c "import socket; socket.create_connection(('127.0.0.1', ${port}), timeout=2); print('reached')"`;
+      const result = await sandboxed(overlay, home, probeScript);
+      expect(result.exitCode).not.toBe(0);
+      expect(result.output.text).toMatch(/ConnectionRefused|Connection refused/);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('gives each run its own loopback, so two runs can listen on 127.0.0.1:8080 at once', async () => {
+    const serve = `python3 -c "
+import socket, threading
+s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(('127.0.0.1', 8080)); s.listen()
+threading.Thread(target=lambda: s.accept()[0].sendall(b'pong'), daemon=True).start()
+c = socket.create_connection(('127.0.0.1', 8080)); print(c.recv(4).decode())
+import time; time.sleep(1)
+"`;
+    const [a, b] = await Promise.all([layout(), layout()]);
+    const results = await Promise.all([sandboxed(a.overlay, a.home, serve), sandboxed(b.overlay, b.home, serve)]);
+    for (const result of results) {
+      expect(result.output.text).toBe('pong');
+      expect(result.exitCode).toBe(0);
+    }
+  });
+
+  it('kills everything in the namespace on timeout within 2 s', async () => {
+    const { overlay, home } = await layout();
+    const result = await sandboxed(overlay, home, 'sleep 60 & sleep 60 & wait', 300);
+    expect(result.timedOut).toBe(true);
+    expect(result.durationMs).toBeLessThan(2000);
+  });
+
+  it('reports a failed set-up apart from a failing command', async () => {
+    const { overlay, home } = await layout();
+    const broken: SandboxLayout = { ...overlay, work: path.join(overlay.work, 'missing') };
+    const result = await sandboxed(broken, home, 'true');
+    expect(sandboxSetupFailure(result.exitCode, result.output.text)).toMatch(/cannot mount the overlay/);
+    const failing = await sandboxed(overlay, home, 'exit 125');
+    expect(sandboxSetupFailure(failing.exitCode, failing.output.text)).toBeNull();
+  });
+
+  it('keeps the upper layer on a tmpfs when asked, leaving nothing on disk', async () => {
+    const { overlay, home } = await layout();
+    if (overlay.kind !== 'overlay') throw new Error('unreachable');
+    const result = await sandboxed({ ...overlay, tmpfsUpper: true }, home, 'echo tmp > new.txt && cat new.txt');
+    expect(result.output.text).toBe('tmp');
+    expect(await readdir(overlay.upper)).toEqual([]);
+    expect(await readdir(overlay.root)).not.toContain('new.txt');
+  });
+});

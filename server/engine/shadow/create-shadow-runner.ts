@@ -1,0 +1,62 @@
+import path from 'node:path';
+import { AppError } from '../../errors/app-error';
+import type { EventSink } from '../ports';
+import { probeSandbox } from '../sandbox/probe';
+import type { HypothesisExecutor, ShadowMode } from './executor';
+import { createInPlaceExecutor } from './inplace-executor';
+import { createOverlayExecutor } from './overlay-executor';
+import { scratchRootFor, sweepStaleRuns } from './scratch';
+import type { ShadowEvent } from './shadow-events';
+import type { ShadowRunReport } from './shadow-report';
+import { shadowRun, type ShadowRunRequest } from './shadow-run';
+
+export interface ShadowRunnerOptions {
+  /** Scratch space (upper layers, per-run HOME) goes under `<dataDir>/shadows`. */
+  readonly dataDir: string;
+  /** 'auto' probes the machine and falls back to in-place; 'overlay' fails if it cannot. */
+  readonly mode?: ShadowMode | 'auto';
+  /** Upper layers on a tmpfs inside each sandbox instead of the data directory's disk. */
+  readonly tmpfsUpper?: boolean;
+}
+
+export interface ShadowRunner {
+  readonly mode: ShadowMode;
+  /** Why 'auto' fell back to in-place mode; null otherwise. */
+  readonly fallbackReason: string | null;
+  run(request: ShadowRunRequest, events?: EventSink<ShadowEvent>): Promise<ShadowRunReport>;
+}
+
+/** The composition root of the shadow runner: sweeps leftovers, probes once, picks the executor. */
+export async function createShadowRunner(options: ShadowRunnerOptions): Promise<ShadowRunner> {
+  const dataDir = path.resolve(options.dataDir);
+  const scratchRoot = (workspace: string): string => scratchRootFor(dataDir, workspace);
+  const fallbackRoot = scratchRootFor(dataDir, dataDir);
+  await sweepStaleRuns(path.join(dataDir, 'shadows'));
+  await sweepStaleRuns(fallbackRoot);
+
+  const requested = options.mode ?? 'auto';
+  let executor: HypothesisExecutor;
+  let fallbackReason: string | null = null;
+  if (requested === 'inplace') {
+    executor = createInPlaceExecutor({ scratchRoot });
+  } else {
+    const probe = await probeSandbox(path.join(dataDir, 'shadows'));
+    if (probe.mode === 'overlay') {
+      executor = createOverlayExecutor({
+        scratchRoot,
+        ipPath: probe.ipPath,
+        tmpfsUpper: options.tmpfsUpper ?? false,
+      });
+    } else if (requested === 'overlay') {
+      throw new AppError('SANDBOX_UNAVAILABLE', `overlay mode is not available here: ${probe.reason}`);
+    } else {
+      executor = createInPlaceExecutor({ scratchRoot });
+      fallbackReason = probe.reason;
+    }
+  }
+  return {
+    mode: executor.mode,
+    fallbackReason,
+    run: (request, events) => shadowRun(request, events === undefined ? { executor } : { executor, events }),
+  };
+}

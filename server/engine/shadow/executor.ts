@@ -1,0 +1,37 @@
+import type { ProcessResult } from '../process/run-process';
+import type { PreparedHypothesis } from './hypothesis';
+
+export type ShadowMode = 'overlay' | 'inplace';
+
+export interface ExecutionRequest {
+  readonly workspace: string;
+  readonly hypothesis: PreparedHypothesis;
+  readonly command: readonly string[];
+  /** Workspace-relative directory to run the command in. */
+  readonly cwd: string;
+  readonly env: Readonly<Record<string, string>>;
+  readonly timeoutMs: number;
+  readonly tailBytes: number;
+  readonly signal?: AbortSignal;
+  readonly onLine?: (line: string) => void;
+  /** Workspace-relative report files (JUnit XML) the command writes, to read back after the run. */
+  readonly reportPaths: readonly string[];
+}
+
+export interface Execution {
+  readonly process: ProcessResult;
+  /** Contents of the report files the run wrote, read before its shadow was discarded. */
+  readonly reports: readonly string[];
+  /** Why the run is not trustworthy though it ran (a failed set-up, files left un-restored). */
+  readonly problem: string | null;
+}
+
+/**
+ * The Sandbox port of the shadow runner: runs one prepared hypothesis and leaves the workspace as
+ * it found it. Overlay executors may run many at once; in-place executors must run one at a time.
+ */
+export interface HypothesisExecutor {
+  readonly mode: ShadowMode;
+  readonly parallelSafe: boolean;
+  execute(request: ExecutionRequest): Promise<Execution>;
+}

@@ -1,0 +1,92 @@
+import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { AppError } from '../../errors/app-error';
+import { runProcess } from '../process/run-process';
+import { mountablePath, sandboxCommand, sandboxEnv, sandboxSetupFailure } from '../sandbox';
+import type { Execution, ExecutionRequest, HypothesisExecutor } from './executor';
+import { createRunDir } from './scratch';
+import { stageIntoUpper } from './stage-files';
+
+export interface OverlayExecutorOptions {
+  /** Where per-run directories go, for a given workspace. */
+  readonly scratchRoot: (workspace: string) => string;
+  readonly ipPath: string;
+  /** Keep each upper layer on a tmpfs inside the sandbox instead of the data directory's disk. */
+  readonly tmpfsUpper: boolean;
+}
+
+/** Reads report files the run wrote; in the upper layer they are exactly the run's own writes. */
+async function readReports(upper: string, reportPaths: readonly string[]): Promise<string[]> {
+  const reports: string[] = [];
+  for (const reportPath of reportPaths) {
+    const target = path.join(upper, reportPath);
+    if (path.relative(upper, target).startsWith('..')) continue;
+    const entries = await readdir(target).catch(() => null);
+    const files =
+      entries === null
+        ? [target]
+        : entries.filter((e) => /^TEST-.*\.xml$/.test(e)).map((e) => path.join(target, e));
+    for (const file of files) {
+      const text = await readFile(file, 'utf8').catch(() => null);
+      if (text !== null) reports.push(text);
+    }
+  }
+  return reports;
+}
+
+/** Runs each hypothesis in its own namespaces, with an overlay mounted on the workspace's path. */
+export function createOverlayExecutor(options: OverlayExecutorOptions): HypothesisExecutor {
+  return {
+    mode: 'overlay',
+    parallelSafe: true,
+    async execute(request: ExecutionRequest): Promise<Execution> {
+      const { workspace, hypothesis } = request;
+      const root = options.scratchRoot(workspace);
+      const dir = await createRunDir(root);
+      try {
+        if (!mountablePath(workspace) || !mountablePath(dir)) {
+          throw new AppError(
+            'SANDBOX_UNAVAILABLE',
+            `overlay mounts cannot name paths containing ',', ':', '\\' or a newline: '${mountablePath(workspace) ? dir : workspace}'`,
+          );
+        }
+        const [upper, work, home, tmp] = ['upper', 'work', 'home', 'tmp'].map((d) => path.join(dir, d)) as [
+          string,
+          string,
+          string,
+          string,
+        ];
+        await Promise.all([upper, work, home, tmp].map((d) => mkdir(d)));
+        await stageIntoUpper(workspace, upper, hypothesis.changes);
+        const deleteList = path.join(dir, 'delete-list');
+        const deletions = hypothesis.changes.filter((c) => c.after === null).map((c) => `${c.path}\n`);
+        await writeFile(deleteList, deletions.join(''));
+
+        const command = sandboxCommand(
+          { kind: 'overlay', root: workspace, upper, work, deleteList, tmpfsUpper: options.tmpfsUpper },
+          request.command,
+          { cwd: request.cwd, ipPath: options.ipPath },
+        );
+        const result = await runProcess(command.file, command.args, {
+          cwd: dir,
+          env: sandboxEnv({ home, tmpdir: tmp, extra: request.env }),
+          timeoutMs: request.timeoutMs,
+          killGraceMs: 0,
+          tailBytes: request.tailBytes,
+          ...(request.signal === undefined ? {} : { signal: request.signal }),
+          ...(request.onLine === undefined ? {} : { onLine: request.onLine }),
+        });
+        const setupFailure = sandboxSetupFailure(result.exitCode, result.output.text);
+        // On tmpfs the upper layer died with the namespace: reports are read only from disk.
+        const reports = options.tmpfsUpper ? [] : await readReports(upper, request.reportPaths);
+        return {
+          process: result,
+          reports,
+          problem: setupFailure === null ? null : `sandbox set-up failed: ${setupFailure}`,
+        };
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    },
+  };
+}

@@ -1,0 +1,48 @@
+import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+
+/**
+ * Per-run scratch directories (overlay upper/work, HOME, TMPDIR) live under one root, named after
+ * the owning process so a sweep at start-up removes only what dead processes left behind.
+ */
+const runPrefix = 'run-';
+
+export async function createRunDir(root: string): Promise<string> {
+  await mkdir(root, { recursive: true, mode: 0o700 });
+  return mkdtemp(path.join(root, `${runPrefix}${process.pid}-`));
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Removes run directories whose process is gone. Returns how many were removed. */
+export async function sweepStaleRuns(root: string): Promise<number> {
+  const entries = await readdir(root).catch(() => [] as string[]);
+  let removed = 0;
+  for (const entry of entries) {
+    const match = /^run-(\d+)-/.exec(entry);
+    const pid = match?.[1] === undefined ? NaN : Number(match[1]);
+    if (Number.isNaN(pid) || pid === process.pid || isAlive(pid)) continue;
+    await rm(path.join(root, entry), { recursive: true, force: true });
+    removed += 1;
+  }
+  return removed;
+}
+
+/**
+ * Where scratch goes for a workspace: under the data directory, unless that lies inside the
+ * workspace (an overlay's upper layer may not sit inside its lower one, and the mount would hide it).
+ */
+export function scratchRootFor(dataDir: string, workspace: string): string {
+  const preferred = path.resolve(dataDir, 'shadows');
+  const relative = path.relative(workspace, preferred);
+  const inside = relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+  return inside ? path.join(os.tmpdir(), `shadowbox-shadows-${process.getuid?.() ?? 0}`) : preferred;
+}

@@ -1,0 +1,173 @@
+import { stat } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import pLimit from 'p-limit';
+import { AppError } from '../../errors/app-error';
+import {
+  junitReportPaths,
+  parseJUnitXml,
+  parseTestOutput,
+  runnerFromCommand,
+  type RunnerName,
+  type TestCounts,
+} from '../parsers';
+import { discardEvents, type EventSink } from '../ports';
+import { applyHypothesis } from './apply-hypothesis';
+import type { Execution, HypothesisExecutor } from './executor';
+import type { Hypothesis, PreparedHypothesis } from './hypothesis';
+import { pathProblem } from './hypothesis-paths';
+import { prepareHypotheses } from './prepare-hypotheses';
+import { rank } from './rank';
+import type { ShadowEvent } from './shadow-events';
+import type { HypothesisOutcome, ShadowRunReport } from './shadow-report';
+
+export interface ShadowRunRequest {
+  /** Absolute path of the workspace; never written unless `apply` is set and there is a winner. */
+  readonly workspace: string;
+  /** argv, never a shell string. */
+  readonly command: readonly string[];
+  readonly hypotheses: readonly Hypothesis[];
+  /** Workspace-relative directory to run in; default the workspace itself. */
+  readonly cwd?: string;
+  /** Default: the number of cores. In-place mode always runs one at a time. */
+  readonly parallel?: number;
+  /** Per hypothesis; default 10 minutes. */
+  readonly timeoutMs?: number;
+  readonly apply?: boolean;
+  /** Default: chosen from the command, else detected from the output. */
+  readonly runner?: RunnerName | 'auto';
+  readonly env?: Readonly<Record<string, string>>;
+  readonly tailBytes?: number;
+  readonly signal?: AbortSignal;
+}
+
+export interface ShadowRunDeps {
+  readonly executor: HypothesisExecutor;
+  readonly events?: EventSink<ShadowEvent>;
+}
+
+const defaultTimeoutMs = 10 * 60 * 1000;
+
+async function validateRequest(request: ShadowRunRequest): Promise<void> {
+  const { workspace, command, parallel, timeoutMs, cwd } = request;
+  if (!path.isAbsolute(workspace)) {
+    throw new AppError('INVALID_ARGUMENT', `workspace must be an absolute path, got '${workspace}'`);
+  }
+  const stats = await stat(workspace).catch(() => null);
+  if (stats?.isDirectory() !== true) {
+    throw new AppError('INVALID_ARGUMENT', `workspace '${workspace}' is not a directory`);
+  }
+  if (command.length === 0 || command[0] === '') {
+    throw new AppError('INVALID_ARGUMENT', 'the command is empty: give the test command after --');
+  }
+  if (parallel !== undefined && !(Number.isInteger(parallel) && parallel >= 1 && parallel <= 64)) {
+    throw new AppError('INVALID_ARGUMENT', `parallel must be an integer from 1 to 64, got ${String(parallel)}`);
+  }
+  if (timeoutMs !== undefined && !(Number.isFinite(timeoutMs) && timeoutMs > 0)) {
+    throw new AppError('INVALID_ARGUMENT', `the timeout must be positive, got ${String(timeoutMs)} ms`);
+  }
+  const cwdProblem = cwd === undefined || cwd === '.' ? null : pathProblem(cwd);
+  if (cwdProblem !== null) throw new AppError('INVALID_ARGUMENT', `cwd '${String(cwd)}' ${cwdProblem}`);
+}
+
+function countTests(runner: RunnerName | 'auto', execution: Execution): TestCounts {
+  if (execution.reports.length > 0) {
+    const counts = execution.reports.map(parseJUnitXml).filter((c) => c.parsed);
+    if (counts.length > 0) {
+      return counts.reduce((sum, c) => ({
+        passed: sum.passed + c.passed,
+        failed: sum.failed + c.failed,
+        skipped: sum.skipped + c.skipped,
+        parsed: true,
+      }));
+    }
+  }
+  return parseTestOutput(runner, execution.process.output.text);
+}
+
+function problemOf(execution: Execution): string | null {
+  const { process: p } = execution;
+  if (execution.problem !== null) return execution.problem;
+  if (p.spawnError !== null) return `the command could not be started: ${p.spawnError}`;
+  if (p.cancelled) return 'cancelled';
+  return null;
+}
+
+/**
+ * Runs every hypothesis against the workspace in its own shadow, ranks the outcomes and, when asked
+ * and there is a winner, writes the winner into the workspace.
+ */
+export async function shadowRun(request: ShadowRunRequest, deps: ShadowRunDeps): Promise<ShadowRunReport> {
+  await validateRequest(request);
+  const events: EventSink<ShadowEvent> = deps.events ?? discardEvents;
+  const { executor } = deps;
+  const prepared = await prepareHypotheses(request.workspace, request.hypotheses);
+  const runner = request.runner ?? runnerFromCommand(request.command);
+  const reportPaths = junitReportPaths(request.command);
+  const parallel = executor.parallelSafe ? (request.parallel ?? os.availableParallelism()) : 1;
+  events.emit({
+    type: 'shadow.started',
+    mode: executor.mode,
+    command: request.command,
+    hypotheses: prepared.map((h) => h.name),
+  });
+
+  const limit = pLimit(parallel);
+  const runOne = async (hypothesis: PreparedHypothesis): Promise<HypothesisOutcome> => {
+    events.emit({ type: 'hypothesis.started', name: hypothesis.name });
+    const execution = await executor.execute({
+      workspace: request.workspace,
+      hypothesis,
+      command: request.command,
+      cwd: request.cwd ?? '.',
+      env: request.env ?? {},
+      timeoutMs: request.timeoutMs ?? defaultTimeoutMs,
+      tailBytes: request.tailBytes ?? 64 * 1024,
+      reportPaths,
+      onLine: (line) => events.emit({ type: 'hypothesis.output', name: hypothesis.name, line }),
+      ...(request.signal === undefined ? {} : { signal: request.signal }),
+    });
+    const counts = countTests(runner, execution);
+    const { process: p } = execution;
+    return {
+      name: hypothesis.name,
+      exitCode: p.exitCode,
+      signal: p.signal,
+      timedOut: p.timedOut,
+      durationMs: p.durationMs,
+      passed: counts.passed,
+      failed: counts.failed,
+      skipped: counts.skipped,
+      parsed: counts.parsed,
+      changedLines: hypothesis.changedLines,
+      outputTail: p.output.text,
+      error: problemOf(execution),
+    };
+  };
+  const outcomes = await Promise.all(
+    prepared.map((hypothesis) =>
+      limit(async () => {
+        const outcome = await runOne(hypothesis);
+        events.emit({ type: 'hypothesis.finished', result: outcome });
+        return { ...outcome, index: hypothesis.index };
+      }),
+    ),
+  );
+
+  const { ranked, winner } = rank(outcomes);
+  events.emit({ type: 'shadow.ranked', winner: winner?.name ?? null, order: ranked.map((r) => r.name) });
+  const winning = winner === null ? undefined : prepared[winner.index];
+  let applied = false;
+  if (request.apply === true && winning !== undefined && !(request.signal?.aborted ?? false)) {
+    await applyHypothesis(request.workspace, winning);
+    applied = true;
+    events.emit({ type: 'shadow.applied', name: winning.name, files: winning.changes.map((c) => c.path) });
+  }
+  return {
+    mode: executor.mode,
+    winner: winning?.name ?? null,
+    winnerDiff: winning?.diff ?? null,
+    hypotheses: ranked.map(({ index: _index, ...result }, i) => ({ ...result, rank: i + 1 })),
+    applied,
+  };
+}

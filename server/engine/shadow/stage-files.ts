@@ -1,0 +1,41 @@
+import { chmod, lstat, mkdir, utimes, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { PreparedChange } from './hypothesis';
+
+/**
+ * Writes a hypothesis's new files into an overlay's upper directory, before the mount. Parent
+ * directories that exist in the workspace are recreated with the workspace's mode and times: the
+ * merged view shows the upper directory's attributes, and tools that look at directory mtimes
+ * should see the workspace's.
+ */
+export async function stageIntoUpper(
+  workspace: string,
+  upper: string,
+  changes: readonly PreparedChange[],
+): Promise<void> {
+  for (const change of changes) {
+    if (change.after === null) continue;
+    const segments = change.path.split('/');
+    for (let i = 1; i < segments.length; i += 1) {
+      const relative = segments.slice(0, i).join('/');
+      const target = path.join(upper, relative);
+      const made = await mkdir(target, { recursive: false }).then(
+        () => true,
+        (error: unknown) => {
+          if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+          throw error;
+        },
+      );
+      if (!made) continue;
+      const original = await lstat(path.join(workspace, relative)).catch(() => null);
+      if (original?.isDirectory() === true) {
+        await chmod(target, original.mode & 0o7777);
+        await utimes(target, original.atime, original.mtime);
+      }
+    }
+    const mode = change.before.exists ? change.before.mode : 0o644;
+    const file = path.join(upper, change.path);
+    await writeFile(file, change.after, { flag: 'wx', mode });
+    await chmod(file, mode); // writeFile's mode is filtered by the umask
+  }
+}

@@ -1,0 +1,30 @@
+import { defineConfig } from 'vitest/config';
+
+// Three tiers told apart by file name: *.test.ts (unit, fakes only) and
+// *.integration.test.ts (real git, real processes, real toolchains). e2e/ is Playwright's.
+export default defineConfig({
+  resolve: { alias: { '@': new URL('.', import.meta.url).pathname } },
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['server/**/*.test.ts', 'components/**/*.test.ts', 'bin/**/*.test.ts'],
+          exclude: ['**/*.integration.test.ts', 'node_modules/**'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: ['server/**/*.integration.test.ts'],
+          testTimeout: 180_000,
+          hookTimeout: 300_000,
+          // Integration suites build real crates and run real test runners; two cores only.
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
