@@ -67,16 +67,19 @@ export class ArchiveWriter {
         callback(null, chunk);
       },
     });
+    let sink;
     try {
-      await pipeline(source, counter, handle.createWriteStream({ autoClose: false }));
-      if (written !== declaredSize) {
-        throw reject('ARCHIVE_SIZE_MISMATCH', 'entry holds fewer bytes than it declares', {
-          entry: segments.join('/'),
-        });
-      }
       await handle.chmod(fileModeOf(sourceMode));
-    } finally {
+      sink = handle.createWriteStream(); // owns the descriptor from here on, closing it on any end
+    } catch (error) {
       await handle.close();
+      throw error;
+    }
+    await pipeline(source, counter, sink);
+    if (written !== declaredSize) {
+      throw reject('ARCHIVE_SIZE_MISMATCH', 'entry holds fewer bytes than it declares', {
+        entry: segments.join('/'),
+      });
     }
     return written;
   }

@@ -90,6 +90,9 @@ export async function extractZip(
         await writer.directory(segments);
       } else {
         const stream = await zip.openReadStreamPromise(entry);
+        // yauzl re-emits inflate errors on a later tick; once the pipeline has failed (or our own
+        // size check fired first) nobody listens any more, so keep a sink for those late echoes.
+        stream.on('error', () => undefined);
         await writer.file(segments, stream, mode, entry.uncompressedSize, (bytes) => {
           gate.wrote(bytes);
         });

@@ -7,6 +7,8 @@ import { runProcess } from '../process/run-process';
 import { probeSandbox, type ProbeResult } from './probe';
 import { sandboxCommand, sandboxEnv, sandboxSetupFailure, type SandboxLayout } from './index';
 
+type OverlayLayout = Extract<SandboxLayout, { kind: 'overlay' }>;
+
 let probe: ProbeResult;
 let ipPath: string;
 
@@ -16,7 +18,7 @@ beforeAll(async () => {
   ipPath = probe.ipPath;
 });
 
-async function layout(): Promise<{ dir: string; overlay: SandboxLayout; home: string }> {
+async function layout(): Promise<{ dir: string; overlay: OverlayLayout; home: string }> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'sbx-ns-'));
   const root = path.join(dir, 'ws');
   await mkdir(path.join(root, 'sub'), { recursive: true });
@@ -24,7 +26,7 @@ async function layout(): Promise<{ dir: string; overlay: SandboxLayout; home: st
   await writeFile(path.join(root, 'sub', 'gone.txt'), 'delete me\n');
   for (const d of ['upper', 'work', 'home']) await mkdir(path.join(dir, d));
   await writeFile(path.join(dir, 'deletes'), 'sub/gone.txt\n');
-  const overlay: SandboxLayout = {
+  const overlay: OverlayLayout = {
     kind: 'overlay',
     root,
     upper: path.join(dir, 'upper'),
@@ -114,7 +116,7 @@ import time; time.sleep(1)
 
   it('reports a failed set-up apart from a failing command', async () => {
     const { overlay, home } = await layout();
-    const broken: SandboxLayout = { ...overlay, work: path.join(overlay.work, 'missing') };
+    const broken: OverlayLayout = { ...overlay, work: path.join(overlay.work, 'missing') };
     const result = await sandboxed(broken, home, 'true');
     expect(sandboxSetupFailure(result.exitCode, result.output.text)).toMatch(/cannot mount the overlay/);
     const failing = await sandboxed(overlay, home, 'exit 125');
@@ -123,7 +125,6 @@ import time; time.sleep(1)
 
   it('keeps the upper layer on a tmpfs when asked, leaving nothing on disk', async () => {
     const { overlay, home } = await layout();
-    if (overlay.kind !== 'overlay') throw new Error('unreachable');
     const result = await sandboxed({ ...overlay, tmpfsUpper: true }, home, 'echo tmp > new.txt && cat new.txt');
     expect(result.output.text).toBe('tmp');
     expect(await readdir(overlay.upper)).toEqual([]);

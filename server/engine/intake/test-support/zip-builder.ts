@@ -13,6 +13,8 @@ export interface ZipEntrySpec {
   readonly unixMode?: number;
   readonly flags?: number;
   readonly extra?: Buffer;
+  /** Bytes stored as the entry's (compressed) data instead of compressing `data`. */
+  readonly rawBody?: Buffer;
   readonly declaredUncompressedSize?: number;
   /** Overrides the compressed size in the central directory only. */
   readonly declaredCompressedSize?: number;
@@ -45,7 +47,7 @@ export function buildZip(entries: readonly ZipEntrySpec[]): Buffer {
     const name = typeof spec.name === 'string' ? Buffer.from(spec.name, 'utf8') : spec.name;
     const data = typeof spec.data === 'string' ? Buffer.from(spec.data) : (spec.data ?? Buffer.alloc(0));
     const method = spec.method ?? 8;
-    const body = method === 8 ? deflateRawSync(data) : data;
+    const body = spec.rawBody ?? (method === 8 ? deflateRawSync(data) : data);
     const crc = crc32(data);
     const size = spec.declaredUncompressedSize ?? data.length;
     let localOffset = offset;

@@ -1,0 +1,223 @@
+import { mkdtemp, readFile } from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { execa } from 'execa';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createShadowRunner, type ShadowRunner } from './create-shadow-runner';
+import type { Hypothesis } from './hypothesis';
+import type { ShadowRunReport } from './shadow-report';
+import { crateFiles, crateLib, pytestCalc, pytestFiles, warmCrate, writeProject } from './test-support/projects';
+import { snapshotTree } from './test-support/tree-snapshot';
+
+const hypothesis = (name: string, edits: Record<string, string> = {}, del: string[] = []): Hypothesis => ({
+  name,
+  edits: Object.entries(edits).map(([p, content]) => ({ path: p, content })),
+  delete: del,
+});
+
+const order = (report: ShadowRunReport): string[] => report.hypotheses.map((h) => h.name);
+const byName = (report: ShadowRunReport, name: string) => report.hypotheses.find((h) => h.name === name)!;
+
+// In place, the runs themselves write build output into the workspace; only sources must come back.
+const buildOutput = (relative: string): boolean => /^(target|__pycache__|\.pytest_cache)(\/|$)/.test(relative);
+
+describe.each(['overlay', 'inplace'] as const)('shadowRun in %s mode', (mode) => {
+  let runner: ShadowRunner;
+  const skip = mode === 'overlay' ? () => false : buildOutput;
+
+  beforeAll(async () => {
+    runner = await createShadowRunner({ dataDir: await mkdtemp(path.join(os.tmpdir(), 'sbx-data-')), mode });
+    expect(runner.mode).toBe(mode);
+  });
+
+  it('ranks cargo hypotheses: the fix wins, the test deleter and the wrong fix and the compile error follow', async () => {
+    const crate = await writeProject('sbx-crate-', crateFiles);
+    await warmCrate(crate);
+    const before = await snapshotTree(crate, skip);
+    const report = await runner.run({
+      workspace: crate,
+      command: ['cargo', 'test', '--offline'],
+      parallel: 2,
+      timeoutMs: 120_000,
+      hypotheses: [
+        hypothesis('baseline'),
+        hypothesis('wrong', { 'src/lib.rs': crateLib.wrong }),
+        hypothesis('broken', { 'src/lib.rs': crateLib.broken }),
+        hypothesis('delete-test', {}, ['tests/add.rs']),
+        hypothesis('fix', { 'src/lib.rs': crateLib.fixed }),
+      ],
+    });
+    expect(report.mode).toBe(mode);
+    expect(report.winner).toBe('fix');
+    expect(order(report)).toEqual(['fix', 'delete-test', 'wrong', 'baseline', 'broken']);
+    expect(byName(report, 'fix')).toMatchObject({ exitCode: 0, passed: 2, failed: 0, parsed: true, changedLines: 2, error: null });
+    expect(byName(report, 'delete-test')).toMatchObject({ exitCode: 0, passed: 1, failed: 0 });
+    expect(byName(report, 'baseline')).toMatchObject({ exitCode: 101, passed: 1, failed: 1, changedLines: 0 });
+    expect(byName(report, 'broken').parsed).toBe(false);
+    expect(byName(report, 'broken').outputTail).toContain('error[E0277]');
+    expect(report.winnerDiff).toContain('-    a - b\n+    a + b\n');
+    expect(await snapshotTree(crate, skip)).toEqual(before);
+  });
+
+  it('ranks pytest hypotheses, kills a hypothesis that times out, and leaves the workspace untouched', async () => {
+    const project = await writeProject('sbx-py-', pytestFiles);
+    const before = await snapshotTree(project, skip);
+    const started = performance.now();
+    const report = await runner.run({
+      workspace: project,
+      command: ['python3', '-m', 'pytest', '-q', '-p', 'no:cacheprovider'],
+      env: { PYTHONDONTWRITEBYTECODE: '1' },
+      timeoutMs: 8_000,
+      hypotheses: [
+        hypothesis('baseline'),
+        hypothesis('slow', { 'calc.py': pytestCalc.slow }),
+        hypothesis('broken', { 'calc.py': pytestCalc.broken }),
+        hypothesis('wrong', { 'calc.py': pytestCalc.wrong }),
+        hypothesis('fix', { 'calc.py': pytestCalc.fixed }),
+        hypothesis('delete-test', {}, ['test_calc.py']),
+      ],
+    });
+    expect(report.winner).toBe('fix');
+    expect(order(report).slice(0, 1)).toEqual(['fix']);
+    expect(byName(report, 'fix')).toMatchObject({ passed: 2, failed: 0, exitCode: 0 });
+    expect(byName(report, 'baseline')).toMatchObject({ passed: 1, failed: 1 });
+    expect(byName(report, 'wrong')).toMatchObject({ passed: 0, failed: 2 });
+    expect(byName(report, 'slow')).toMatchObject({ timedOut: true, exitCode: null });
+    expect(byName(report, 'broken')).toMatchObject({ failed: 1, parsed: true });
+    // pytest exits 5 when it collects nothing: not a pass.
+    expect(byName(report, 'delete-test').exitCode).toBe(5);
+    expect(performance.now() - started).toBeLessThan(60_000);
+    expect(await snapshotTree(project, skip)).toEqual(before);
+    expect(await readFile(path.join(project, 'calc.py'), 'utf8')).toBe(pytestFiles['calc.py']);
+  });
+
+  it('refuses a hypothesis that escapes the workspace before running anything', async () => {
+    const project = await writeProject('sbx-esc-', pytestFiles);
+    const before = await snapshotTree(project);
+    await expect(
+      runner.run({
+        workspace: project,
+        command: ['python3', '-m', 'pytest'],
+        hypotheses: [hypothesis('fix', { 'calc.py': pytestCalc.fixed }), hypothesis('escape', { '../outside.py': 'x' })],
+      }),
+    ).rejects.toMatchObject({ code: 'INVALID_HYPOTHESIS', message: "hypothesis 'escape': path '../outside.py' contains a '..' segment" });
+    expect(await snapshotTree(project)).toEqual(before);
+  });
+
+  it('applies the winner all-or-nothing when asked, and the workspace then passes on its own', async () => {
+    const project = await writeProject('sbx-apply-', pytestFiles);
+    const report = await runner.run({
+      workspace: project,
+      command: ['python3', '-m', 'pytest', '-q', '-p', 'no:cacheprovider'],
+      env: { PYTHONDONTWRITEBYTECODE: '1' },
+      apply: true,
+      hypotheses: [hypothesis('wrong', { 'calc.py': pytestCalc.wrong }), hypothesis('fix', { 'calc.py': pytestCalc.fixed, 'NOTES.md': 'fixed\n' })],
+    });
+    expect(report).toMatchObject({ winner: 'fix', applied: true });
+    expect(await readFile(path.join(project, 'calc.py'), 'utf8')).toBe(pytestCalc.fixed);
+    expect(await readFile(path.join(project, 'NOTES.md'), 'utf8')).toBe('fixed\n');
+    const rerun = await execa('python3', ['-m', 'pytest', '-q', '-p', 'no:cacheprovider'], { cwd: project, reject: false });
+    expect(rerun.exitCode).toBe(0);
+  });
+});
+
+describe('shadowRun isolation (overlay mode)', () => {
+  let runner: ShadowRunner;
+  beforeAll(async () => {
+    runner = await createShadowRunner({ dataDir: await mkdtemp(path.join(os.tmpdir(), 'sbx-data-')), mode: 'overlay' });
+  });
+
+  const listenTest = `import socket, time
+
+
+def test_listens_on_8080():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 8080))
+    s.listen()
+    c = socket.create_connection(("127.0.0.1", 8080))
+    time.sleep(1.5)
+    c.close()
+    s.close()
+`;
+
+  it('lets two hypotheses listen on 127.0.0.1:8080 at the same time', async () => {
+    const project = await writeProject('sbx-port-', pytestFiles);
+    const report = await runner.run({
+      workspace: project,
+      command: ['python3', '-m', 'pytest', '-q', '-p', 'no:cacheprovider', 'test_port.py'],
+      parallel: 2,
+      hypotheses: [hypothesis('first', { 'test_port.py': listenTest }), hypothesis('second', { 'test_port.py': listenTest })],
+    });
+    expect(report.hypotheses.map((h) => [h.name, h.passed, h.failed])).toEqual([
+      ['first', 1, 0],
+      ['second', 1, 0],
+    ]);
+    // Both ran at once: their durations overlap rather than add up.
+    expect(report.winner).toBe('first');
+  });
+
+  it('fails a hypothesis that tries to reach the network', async () => {
+    const server = net.createServer((socket) => socket.end('ok'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as net.AddressInfo;
+    try {
+      const project = await writeProject('sbx-net-', pytestFiles);
+      const reach = `import socket\n\n\ndef test_reaches_host():\n    socket.create_connection(("127.0.0.1", ${port}), timeout=2).close()\n`;
+      const report = await runner.run({
+        workspace: project,
+        command: ['python3', '-m', 'pytest', '-q', '-p', 'no:cacheprovider', 'test_net.py'],
+        hypotheses: [hypothesis('reach', { 'test_net.py': reach })],
+      });
+      expect(report.winner).toBeNull();
+      expect(byName(report, 'reach')).toMatchObject({ passed: 0, failed: 1 });
+      expect(byName(report, 'reach').outputTail).toContain('ConnectionRefusedError');
+    } finally {
+      server.close();
+    }
+  });
+
+  it('leaves the workspace untouched whatever a hypothesis does: rm -rf, .git, target/', async () => {
+    const crate = await writeProject('sbx-vandal-', { ...crateFiles, '.git/HEAD': 'ref: refs/heads/main\n' });
+    await warmCrate(crate);
+    const before = await snapshotTree(crate);
+    const report = await runner.run({
+      workspace: crate,
+      command: ['sh', '-c', 'echo x > .git/HEAD; echo junk > target/junk; cargo test --offline -q; rm -rf ./* .git; ls -A | wc -l'],
+      timeoutMs: 120_000,
+      hypotheses: [hypothesis('fix', { 'src/lib.rs': crateLib.fixed }), hypothesis('fix-again', { 'src/lib.rs': crateLib.fixed })],
+    });
+    expect(report.hypotheses.every((h) => h.outputTail.trim().endsWith('0'))).toBe(true);
+    expect(await snapshotTree(crate)).toEqual(before);
+  });
+});
+
+describe('shadowRun in-place restore', () => {
+  it('restores the workspace after a hypothesis times out', async () => {
+    const runner = await createShadowRunner({ dataDir: await mkdtemp(path.join(os.tmpdir(), 'sbx-data-')), mode: 'inplace' });
+    const project = await writeProject('sbx-restore-', pytestFiles);
+    const before = await snapshotTree(project, buildOutput);
+    const report = await runner.run({
+      workspace: project,
+      command: ['python3', '-m', 'pytest', '-q', '-p', 'no:cacheprovider'],
+      env: { PYTHONDONTWRITEBYTECODE: '1' },
+      timeoutMs: 3_000,
+      hypotheses: [hypothesis('slow', { 'calc.py': pytestCalc.slow, 'extra/new_module.py': 'X = 1\n' })],
+    });
+    expect(byName(report, 'slow').timedOut).toBe(true);
+    expect(await snapshotTree(project, buildOutput)).toEqual(before);
+  });
+
+  it('reports and never ranks as a clean pass a hypothesis whose run changed what it wrote', async () => {
+    const runner = await createShadowRunner({ dataDir: await mkdtemp(path.join(os.tmpdir(), 'sbx-data-')), mode: 'inplace' });
+    const project = await writeProject('sbx-dirty-', pytestFiles);
+    const report = await runner.run({
+      workspace: project,
+      command: ['sh', '-c', 'echo tampered >> calc.py'],
+      hypotheses: [hypothesis('tamper', { 'calc.py': pytestCalc.fixed })],
+    });
+    expect(report.winner).toBeNull();
+    expect(byName(report, 'tamper').error).toMatch(/left as the run left them: calc\.py/);
+    expect(await readFile(path.join(project, 'calc.py'), 'utf8')).toBe(`${pytestCalc.fixed}tampered\n`);
+  });
+});
