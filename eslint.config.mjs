@@ -4,15 +4,29 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 const frameworkImports = [
-  { group: ['next', 'next/*'], message: 'The engine is framework-free: talk to Next through a port.' },
+  {
+    group: ['next', 'next/*'],
+    message: 'The engine is framework-free: talk to Next through a port.',
+  },
   { group: ['@trpc/*'], message: 'The engine is framework-free: transport lives in server/api.' },
-  { group: ['@prisma/*', 'prisma'], message: 'The engine is framework-free: persistence lives in server/<domain>.' },
+  {
+    group: ['@prisma/*', 'prisma'],
+    message: 'The engine is framework-free: persistence lives in server/<domain>.',
+  },
   { group: ['react', 'react-dom', 'react/*'], message: 'The engine is framework-free.' },
 ];
 
 export default tseslint.config(
   {
-    ignores: ['node_modules/', '.next/', 'data/', 'public/', 'next-env.d.ts', 'bench/.work/', '**/fixtures/**'],
+    ignores: [
+      'node_modules/',
+      '.next/',
+      'data/',
+      'public/',
+      'next-env.d.ts',
+      'bench/.work/',
+      '**/fixtures/**',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.strictTypeChecked,
@@ -22,13 +36,18 @@ export default tseslint.config(
     },
     rules: {
       '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true }],
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
       '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/no-confusing-void-expression': ['error', { ignoreArrowShorthand: true }],
     },
   },
   {
     files: ['**/*.mjs', 'bin/**'],
     ...tseslint.configs.disableTypeChecked,
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
   },
   {
     files: ['app/**/*.{ts,tsx}', 'components/**/*.{ts,tsx}'],
@@ -49,7 +68,14 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['@/server/*', '**/server/*'], message: 'Components talk to the server through tRPC only.' }] },
+        {
+          patterns: [
+            {
+              group: ['@/server/*', '**/server/*'],
+              message: 'Components talk to the server through tRPC only.',
+            },
+          ],
+        },
       ],
     },
   },

@@ -4,7 +4,8 @@ import './globals.css';
 
 export const metadata: Metadata = {
   title: 'Shadowbox',
-  description: 'Test candidate fixes in copy-on-write shadows of a workspace and review the winning diff.',
+  description:
+    'Test candidate fixes in copy-on-write shadows of a workspace and review the winning diff.',
 };
 
 export default function RootLayout({ children }: { readonly children: ReactNode }) {

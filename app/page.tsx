@@ -8,15 +8,16 @@ export default function HomePage() {
     <main>
       <h1>Shadowbox</h1>
       <p>
-        Candidate fixes run side by side, each in a copy-on-write shadow mounted at the workspace&apos;s own
-        path, so warm build caches stay valid and the workspace itself is never written. Results are parsed
-        from the test runner&apos;s output and ranked; only the winner&apos;s diff reaches a reviewer.
+        Candidate fixes run side by side, each in a copy-on-write shadow mounted at the
+        workspace&apos;s own path, so warm build caches stay valid and the workspace itself is never
+        written. Results are parsed from the test runner&apos;s output and ranked; only the
+        winner&apos;s diff reaches a reviewer.
       </p>
       <h2>From the command line</h2>
       <pre aria-label="Example shadow run">{example}</pre>
       <p className="muted">
-        <code>npx shadowbox --help</code> lists the commands: <code>shadow-run</code>, <code>parse</code> and{' '}
-        <code>ingest</code>.
+        <code>npx shadowbox --help</code> lists the commands: <code>shadow-run</code>,{' '}
+        <code>parse</code> and <code>ingest</code>.
       </p>
     </main>
   );

@@ -12,7 +12,8 @@ const commands: Record<string, { summary: string; load: () => Promise<CliCommand
     load: async () => (await import('./commands/parse')).parseCommand,
   },
   ingest: {
-    summary: 'check an archive or Git URL against the intake policy and extract it into a directory',
+    summary:
+      'check an archive or Git URL against the intake policy and extract it into a directory',
     load: async () => (await import('./commands/ingest')).ingestCommand,
   },
 };
@@ -37,11 +38,18 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     return exitCodes.rejected;
   }
   try {
-    return await (await command.load())(rest, io);
+    return await (
+      await command.load()
+    )(rest, io);
   } catch (error) {
     if (isAppError(error)) {
       io.stderr.write(`shadowbox ${name}: ${error.message} [${error.code}]\n`);
       return error.code === 'INTERNAL' ? exitCodes.failure : exitCodes.rejected;
+    }
+    // node:util parseArgs refuses unknown or malformed options with a clear message of its own.
+    if (error instanceof TypeError && String((error as NodeJS.ErrnoException).code).startsWith('ERR_PARSE_ARGS')) {
+      io.stderr.write(`shadowbox ${name}: ${error.message}\n`);
+      return exitCodes.rejected;
     }
     throw error;
   }

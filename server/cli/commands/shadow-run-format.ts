@@ -13,7 +13,11 @@ export function formatReport(
     `$ ${context.command.join(' ')}   (${hypotheses.length} hypothesis(es), ${report.mode} mode, on ${context.workspace})`,
   ];
   for (const h of hypotheses) {
-    const exit = h.timedOut ? 'timeout' : h.exitCode === null ? `signal ${h.signal ?? '?'}` : `exit ${h.exitCode}`;
+    const exit = h.timedOut
+      ? 'timeout'
+      : h.exitCode === null
+        ? `signal ${h.signal ?? '?'}`
+        : `exit ${h.exitCode}`;
     const counts = h.parsed ? `${h.passed} passed, ${h.failed} failed` : 'results not parsed';
     const mark = h.name === report.winner ? '  <- winner' : '';
     lines.push(
@@ -21,7 +25,11 @@ export function formatReport(
     );
     if (h.error !== null) lines.push(`  ${' '.repeat(nameWidth)}  ! ${h.error}`);
   }
-  lines.push(report.winner === null ? 'no winner: no hypothesis passed' : `winner: ${report.winner}${report.applied ? ' (applied)' : ''}`);
+  lines.push(
+    report.winner === null
+      ? 'no winner: no hypothesis passed'
+      : `winner: ${report.winner}${report.applied ? ' (applied)' : ''}`,
+  );
   let text = `${lines.join('\n')}\n`;
   if (report.winnerDiff !== null) text += report.winnerDiff;
   for (const h of hypotheses) {

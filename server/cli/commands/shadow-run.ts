@@ -5,7 +5,12 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { AppError } from '../../errors/app-error';
 import { runnerNames, type RunnerName } from '../../engine/parsers';
-import { createShadowRunner, shadowSpecSchema, type ShadowEvent, type ShadowRunReport } from '../../engine/shadow';
+import {
+  createShadowRunner,
+  shadowSpecSchema,
+  type ShadowEvent,
+  type ShadowRunReport,
+} from '../../engine/shadow';
 import { exitCodes, type CliCommand, type CliIo } from '../cli-io';
 import { formatReport } from './shadow-run-format';
 
@@ -39,10 +44,12 @@ const cliSpecSchema = z.object({
   hypotheses: z.array(
     z.looseObject({
       edits: z
-        .array(z.union([
+        .array(
+          z.union([
             z.strictObject({ path: z.string(), content: z.string() }),
             z.strictObject({ path: z.string(), file: z.string() }),
-          ]))
+          ]),
+        )
         .optional(),
     }),
   ),
@@ -50,13 +57,19 @@ const cliSpecSchema = z.object({
 
 async function loadSpec(specPath: string): Promise<z.infer<typeof shadowSpecSchema>> {
   const text = await readFile(specPath, 'utf8').catch((error: unknown) => {
-    throw new AppError('INVALID_ARGUMENT', `cannot read the spec '${specPath}': ${(error as Error).message}`);
+    throw new AppError(
+      'INVALID_ARGUMENT',
+      `cannot read the spec '${specPath}': ${(error as Error).message}`,
+    );
   });
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new AppError('INVALID_ARGUMENT', `the spec '${specPath}' is not valid JSON: ${(error as Error).message}`);
+    throw new AppError(
+      'INVALID_ARGUMENT',
+      `the spec '${specPath}' is not valid JSON: ${(error as Error).message}`,
+    );
   }
   const loose = cliSpecSchema.safeParse(json);
   if (loose.success) {
@@ -65,7 +78,10 @@ async function loadSpec(specPath: string): Promise<z.infer<typeof shadowSpecSche
         if (!('file' in edit)) continue;
         const source = path.resolve(path.dirname(specPath), edit.file);
         const content = await readFile(source, 'utf8').catch(() => {
-          throw new AppError('INVALID_ARGUMENT', `the spec's edit of '${edit.path}' names a file '${edit.file}' that cannot be read`);
+          throw new AppError(
+            'INVALID_ARGUMENT',
+            `the spec's edit of '${edit.path}' names a file '${edit.file}' that cannot be read`,
+          );
         });
         (hypothesis.edits ?? [])[i] = { path: edit.path, content };
       }
@@ -76,7 +92,10 @@ async function loadSpec(specPath: string): Promise<z.infer<typeof shadowSpecSche
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue?.path.length ? ` at ${issue.path.join('.')}` : '';
-    throw new AppError('INVALID_ARGUMENT', `the spec '${specPath}' is invalid${where}: ${issue?.message ?? 'unknown problem'}`);
+    throw new AppError(
+      'INVALID_ARGUMENT',
+      `the spec '${specPath}' is invalid${where}: ${issue?.message ?? 'unknown problem'}`,
+    );
   }
   return parsed.data;
 }
@@ -84,7 +103,8 @@ async function loadSpec(specPath: string): Promise<z.infer<typeof shadowSpecSche
 function positiveInteger(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new AppError('INVALID_ARGUMENT', `--${name} must be a positive integer, got '${value}'`);
+  if (!Number.isInteger(n) || n < 1)
+    throw new AppError('INVALID_ARGUMENT', `--${name} must be a positive integer, got '${value}'`);
   return n;
 }
 
@@ -93,7 +113,9 @@ function dataDirFor(io: CliIo, given: string | undefined, workspace: string): st
   const relative = path.relative(workspace, dir);
   const inside = relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
   // Never create scratch space inside the workspace we promise not to touch.
-  return inside && given === undefined ? path.join(os.tmpdir(), `shadowbox-${process.getuid?.() ?? 0}`) : dir;
+  return inside && given === undefined
+    ? path.join(os.tmpdir(), `shadowbox-${process.getuid?.() ?? 0}`)
+    : dir;
 }
 
 function progress(io: CliIo): { emit(event: ShadowEvent): void } {
@@ -102,7 +124,9 @@ function progress(io: CliIo): { emit(event: ShadowEvent): void } {
       if (event.type === 'hypothesis.started') io.stderr.write(`… ${event.name} started\n`);
       if (event.type === 'hypothesis.finished') {
         const r = event.result;
-        io.stderr.write(`${r.exitCode === 0 ? '✓' : '✗'} ${r.name} finished: exit ${String(r.exitCode)}, ${r.passed} passed, ${r.failed} failed in ${(r.durationMs / 1000).toFixed(1)}s\n`);
+        io.stderr.write(
+          `${r.exitCode === 0 ? '✓' : '✗'} ${r.name} finished: exit ${String(r.exitCode)}, ${r.passed} passed, ${r.failed} failed in ${(r.durationMs / 1000).toFixed(1)}s\n`,
+        );
       }
     },
   };
@@ -135,28 +159,49 @@ export const shadowRunCommand: CliCommand = async (args, io) => {
   }
   const [specPath, ...extra] = positionals;
   if (specPath === undefined || extra.length > 0) {
-    throw new AppError('INVALID_ARGUMENT', `expected exactly one SPEC.json before '--', got ${positionals.length}; see --help`);
+    throw new AppError(
+      'INVALID_ARGUMENT',
+      `expected exactly one SPEC.json before '--', got ${positionals.length}; see --help`,
+    );
   }
-  if (command.length === 0) throw new AppError('INVALID_ARGUMENT', "no test command: give it after '--', e.g. -- cargo test");
+  if (command.length === 0)
+    throw new AppError(
+      'INVALID_ARGUMENT',
+      "no test command: give it after '--', e.g. -- cargo test",
+    );
   const mode = values.mode ?? 'auto';
   if (mode !== 'auto' && mode !== 'overlay' && mode !== 'inplace') {
-    throw new AppError('INVALID_ARGUMENT', `--mode must be auto, overlay or inplace, got '${mode}'`);
+    throw new AppError(
+      'INVALID_ARGUMENT',
+      `--mode must be auto, overlay or inplace, got '${mode}'`,
+    );
   }
   const runner = values.runner;
-  if (runner !== undefined && runner !== 'auto' && !(runnerNames as readonly string[]).includes(runner)) {
-    throw new AppError('INVALID_ARGUMENT', `--runner '${runner}' is unknown; one of: auto, ${runnerNames.join(', ')}`);
+  if (
+    runner !== undefined &&
+    runner !== 'auto' &&
+    !(runnerNames as readonly string[]).includes(runner)
+  ) {
+    throw new AppError(
+      'INVALID_ARGUMENT',
+      `--runner '${runner}' is unknown; one of: auto, ${runnerNames.join(', ')}`,
+    );
   }
   const workspace = path.resolve(io.cwd, values.workspace ?? '.');
-  const spec = await loadSpec(path.resolve(io.cwd, specPath));
   const timeoutSecs = positiveInteger('timeout-secs', values['timeout-secs']);
   const parallel = positiveInteger('parallel', values.parallel);
+  const spec = await loadSpec(path.resolve(io.cwd, specPath));
 
   const shadows = await createShadowRunner({
     dataDir: dataDirFor(io, values['data-dir'], workspace),
     mode,
     tmpfsUpper: values.tmpfs === true,
   });
-  if (shadows.fallbackReason !== null) io.stderr.write(`shadowbox: running in-place: ${shadows.fallbackReason}\n`);
+  if (shadows.fallbackReason !== null)
+    io.stderr.write(`shadowbox: running in-place: ${shadows.fallbackReason}\n`);
+  for (const file of shadows.sweep.notRestored) {
+    io.stderr.write(`shadowbox: an interrupted in-place run left ${file} changed; not restored\n`);
+  }
   const report: ShadowRunReport = await shadows.run(
     {
       workspace,

@@ -48,13 +48,20 @@ export class ArchiveGate {
   admit(name: string, type: 'file' | 'dir', declaredSize: number): readonly string[] {
     this.#entries += 1;
     if (this.#entries > this.caps.maxEntries) {
-      throw reject('ARCHIVE_TOO_MANY_ENTRIES', `archive has more than ${this.caps.maxEntries} entries`);
+      throw reject(
+        'ARCHIVE_TOO_MANY_ENTRIES',
+        `archive has more than ${this.caps.maxEntries} entries`,
+      );
     }
     const checked = checkArchivePath(name, this.caps);
     if (!checked.ok) {
-      throw reject(codeOfRule[checked.violation.rule], `entry rejected: ${checked.violation.reason}`, {
-        entry: name,
-      });
+      throw reject(
+        codeOfRule[checked.violation.rule],
+        `entry rejected: ${checked.violation.reason}`,
+        {
+          entry: name,
+        },
+      );
     }
     if (checked.directory && type === 'file') {
       throw reject('ARCHIVE_PATH_INVALID', 'a file entry name ends with `/`', { entry: name });
@@ -62,7 +69,9 @@ export class ArchiveGate {
     if (checked.segments.length > 0) {
       const conflict = this.#registry.add(checked.segments, type);
       if (conflict?.kind === 'duplicate') {
-        throw reject('ARCHIVE_DUPLICATE_PATH', 'archive holds the same path twice', { entry: name });
+        throw reject('ARCHIVE_DUPLICATE_PATH', 'archive holds the same path twice', {
+          entry: name,
+        });
       }
       if (conflict?.kind === 'collision') {
         throw reject(
@@ -83,10 +92,14 @@ export class ArchiveGate {
   admitAlias(alias: string, name: string): void {
     const checked = checkArchivePath(alias, this.caps);
     if (!checked.ok) {
-      throw reject(codeOfRule[checked.violation.rule], `entry rejected: ${checked.violation.reason}`, {
-        entry: name,
-        alias,
-      });
+      throw reject(
+        codeOfRule[checked.violation.rule],
+        `entry rejected: ${checked.violation.reason}`,
+        {
+          entry: name,
+          alias,
+        },
+      );
     }
     if (alias !== name) {
       throw reject('ARCHIVE_PATH_INVALID', 'the Unicode path field disagrees with the entry name', {
@@ -99,13 +112,20 @@ export class ArchiveGate {
   /** Applies the single-file and total caps to a size the archive claims before any byte is read. */
   private declare(size: number, name: string): void {
     if (size > this.caps.maxFileBytes) {
-      throw reject('ARCHIVE_ENTRY_TOO_LARGE', `entry is larger than ${this.caps.maxFileBytes} bytes`, {
-        entry: name,
-      });
+      throw reject(
+        'ARCHIVE_ENTRY_TOO_LARGE',
+        `entry is larger than ${this.caps.maxFileBytes} bytes`,
+        {
+          entry: name,
+        },
+      );
     }
     this.#declaredBytes += size;
     if (this.#declaredBytes > this.caps.maxTotalBytes) {
-      throw reject('ARCHIVE_TOO_LARGE', `archive expands to more than ${this.caps.maxTotalBytes} bytes`);
+      throw reject(
+        'ARCHIVE_TOO_LARGE',
+        `archive expands to more than ${this.caps.maxTotalBytes} bytes`,
+      );
     }
   }
 
@@ -113,12 +133,19 @@ export class ArchiveGate {
   wrote(bytes: number): void {
     this.#writtenBytes += bytes;
     if (this.#writtenBytes > this.caps.maxTotalBytes) {
-      throw reject('ARCHIVE_TOO_LARGE', `archive expands to more than ${this.caps.maxTotalBytes} bytes`);
+      throw reject(
+        'ARCHIVE_TOO_LARGE',
+        `archive expands to more than ${this.caps.maxTotalBytes} bytes`,
+      );
     }
   }
 
   entryDone(type: 'file' | 'dir'): void {
     if (type === 'file') this.#files += 1;
-    this.events.emit({ type: 'intake.progress', entries: this.#entries, bytes: this.#writtenBytes });
+    this.events.emit({
+      type: 'intake.progress',
+      entries: this.#entries,
+      bytes: this.#writtenBytes,
+    });
   }
 }

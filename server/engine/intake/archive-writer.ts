@@ -6,10 +6,12 @@ import { pipeline } from 'node:stream/promises';
 import { reject } from './intake-result';
 
 /** Only two modes survive intake: executable or not. Setuid, setgid, sticky and odd bits are dropped. */
-export const fileModeOf = (sourceMode: number): number => ((sourceMode & 0o111) !== 0 ? 0o755 : 0o644);
+export const fileModeOf = (sourceMode: number): number =>
+  (sourceMode & 0o111) !== 0 ? 0o755 : 0o644;
 
 // Exclusive create refuses to reuse anything already there; no-follow refuses a symlink at the leaf.
-const createFlags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
+const createFlags =
+  constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
 
 /**
  * Writes into a staging root that intake itself created empty and into which it only ever puts
@@ -36,12 +38,12 @@ export class ArchiveWriter {
   }
 
   /**
-   * Streams one file, failing with ARCHIVE_SIZE_MISMATCH as soon as it grows past `declaredSize`
+   * Streams one file (its source opened only once the target exists), failing with ARCHIVE_SIZE_MISMATCH as soon as it grows past `declaredSize`
    * (the stream's own end check catches a short one) and reporting every chunk to `onBytes`.
    */
   async file(
     segments: readonly string[],
-    source: AsyncIterable<Buffer>,
+    openSource: () => Promise<AsyncIterable<Buffer>>,
     sourceMode: number,
     declaredSize: number,
     onBytes: (bytes: number) => void,
@@ -53,9 +55,11 @@ export class ArchiveWriter {
       transform(chunk: Buffer, _encoding, callback) {
         written += chunk.length;
         if (written > declaredSize) {
-          callback(reject('ARCHIVE_SIZE_MISMATCH', 'entry holds more bytes than it declares', {
-            entry: segments.join('/'),
-          }));
+          callback(
+            reject('ARCHIVE_SIZE_MISMATCH', 'entry holds more bytes than it declares', {
+              entry: segments.join('/'),
+            }),
+          );
           return;
         }
         try {
@@ -75,7 +79,8 @@ export class ArchiveWriter {
       await handle.close();
       throw error;
     }
-    await pipeline(source, counter, sink);
+    // The source is opened only now so that no error it raises can fire before pipeline listens.
+    await pipeline(await openSource(), counter, sink);
     if (written !== declaredSize) {
       throw reject('ARCHIVE_SIZE_MISMATCH', 'entry holds fewer bytes than it declares', {
         entry: segments.join('/'),

@@ -33,13 +33,15 @@ export interface IngestedArchive {
 export async function ingestArchive(
   options: IngestArchiveOptions,
 ): Promise<IntakeResult<IngestedArchive>> {
-  const events = options.events ?? discardEvents;
+  const events: EventSink<IntakeEvent> = options.events ?? discardEvents;
   const caps = resolveIntakeCaps(options.caps);
   events.emit({ type: 'intake.started', source: 'archive', location: options.archive });
   try {
     const archiveStat = await stat(options.archive).catch(() => null);
     if (archiveStat === null || !archiveStat.isFile()) {
-      throw reject('ARCHIVE_NOT_FOUND', 'the archive file does not exist', { archive: options.archive });
+      throw reject('ARCHIVE_NOT_FOUND', 'the archive file does not exist', {
+        archive: options.archive,
+      });
     }
     const format = await sniffArchiveFormat(options.archive);
     const staging = await openStaging(options.into);
@@ -57,7 +59,11 @@ export async function ingestArchive(
     }
   } catch (error) {
     const rejected = asRejectedResult(error);
-    events.emit({ type: 'intake.rejected', code: rejected.error.code, message: rejected.error.message });
+    events.emit({
+      type: 'intake.rejected',
+      code: rejected.error.code,
+      message: rejected.error.message,
+    });
     return rejected;
   }
 }

@@ -4,7 +4,8 @@ import { AppError, type AppErrorCode } from '../../errors/app-error';
  * Intake returns its expected outcomes as values: success, or a rejection/fault carrying the one
  * AppError. Only bugs and host faults (disk full, git missing) are thrown.
  */
-export type IntakeResult<T> = ({ readonly ok: true } & T) | { readonly ok: false; readonly error: AppError };
+export type IntakeResult<T> =
+  ({ readonly ok: true } & T) | { readonly ok: false; readonly error: AppError };
 
 /** Thrown inside intake to unwind to the orchestrator, which turns it into `{ ok: false }`. */
 export class IntakeRejection extends Error {

@@ -51,7 +51,9 @@ export async function openStaging(into: string): Promise<Staging> {
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
         if (code === 'EEXIST' || code === 'ENOTEMPTY') {
-          throw reject('INTAKE_DESTINATION_EXISTS', 'the destination appeared during intake', { into });
+          throw reject('INTAKE_DESTINATION_EXISTS', 'the destination appeared during intake', {
+            into,
+          });
         }
         throw error;
       }

@@ -77,8 +77,17 @@ export function extractTar(
             entry.resume();
             return;
           }
-          if (entry.type === 'Directory') await writer.directory(segments);
-          else await writer.file(segments, entry, entry.mode ?? 0, entry.size, (n) => gate.wrote(n));
+          if (entry.type === 'Directory') {
+            entry.resume(); // node-tar moves on to the next header only once this one has ended
+            await writer.directory(segments);
+          } else
+            await writer.file(
+              segments,
+              () => Promise.resolve(entry),
+              entry.mode ?? 0,
+              entry.size,
+              (n) => gate.wrote(n),
+            );
           gate.entryDone(entry.type === 'Directory' ? 'dir' : 'file');
         });
         work.catch(fail);

@@ -24,21 +24,41 @@ const innerRecord = buildZip([{ name: 'inner.bin', data: innerData, method: 0 }]
 );
 
 const cases: AttackCase[] = [
-  { name: 'zip-slip ../', entries: [ok('a.txt'), ok('../evil.txt')], code: 'ARCHIVE_PATH_TRAVERSAL' },
+  {
+    name: 'zip-slip ../',
+    entries: [ok('a.txt'), ok('../evil.txt')],
+    code: 'ARCHIVE_PATH_TRAVERSAL',
+  },
   {
     name: 'deep ../../.. to /tmp',
     entries: [ok(`../../../../../../../../../../tmp/${escapeName}`)],
     code: 'ARCHIVE_PATH_TRAVERSAL',
   },
-  { name: 'traversal after a real folder', entries: [ok('src/../../evil.txt')], code: 'ARCHIVE_PATH_TRAVERSAL' },
+  {
+    name: 'traversal after a real folder',
+    entries: [ok('src/../../evil.txt')],
+    code: 'ARCHIVE_PATH_TRAVERSAL',
+  },
   { name: 'absolute path', entries: [ok(`/tmp/${escapeName}`)], code: 'ARCHIVE_PATH_ABSOLUTE' },
-  { name: 'drive letter with slash', entries: [ok('C:/Windows/evil.txt')], code: 'ARCHIVE_PATH_ABSOLUTE' },
+  {
+    name: 'drive letter with slash',
+    entries: [ok('C:/Windows/evil.txt')],
+    code: 'ARCHIVE_PATH_ABSOLUTE',
+  },
   { name: 'drive-relative name', entries: [ok('C:evil.txt')], code: 'ARCHIVE_PATH_ABSOLUTE' },
-  { name: 'backslash traversal (classic zip-slip sample)', entries: [ok('..\\..\\evil.txt')], code: 'ARCHIVE_PATH_INVALID' },
+  {
+    name: 'backslash traversal (classic zip-slip sample)',
+    entries: [ok('..\\..\\evil.txt')],
+    code: 'ARCHIVE_PATH_INVALID',
+  },
   { name: 'backslash separator', entries: [ok('dir\\file.txt')], code: 'ARCHIVE_PATH_INVALID' },
   { name: 'NUL in name', entries: [ok('safe.txt\u0000../../evil')], code: 'ARCHIVE_PATH_INVALID' },
   { name: 'newline in name', entries: [ok('a\nb.txt')], code: 'ARCHIVE_PATH_INVALID' },
-  { name: 'invalid UTF-8 name', entries: [{ name: Buffer.from([0x61, 0xff, 0xfe]), data: 'x' }], code: 'ARCHIVE_PATH_INVALID' },
+  {
+    name: 'invalid UTF-8 name',
+    entries: [{ name: Buffer.from([0x61, 0xff, 0xfe]), data: 'x' }],
+    code: 'ARCHIVE_PATH_INVALID',
+  },
   { name: 'empty segment', entries: [ok('a//b.txt')], code: 'ARCHIVE_PATH_INVALID' },
   {
     name: 'traversal hidden in the Unicode Path extra field',
@@ -50,22 +70,66 @@ const cases: AttackCase[] = [
     entries: [{ name: 'good.txt', data: 'x', extra: unicodePathExtra('good.txt', 'other.txt') }],
     code: 'ARCHIVE_PATH_INVALID',
   },
-  { name: 'symlink entry', entries: [{ name: 'link', data: '/etc/passwd', unixMode: 0o120777 }], code: 'ARCHIVE_LINK' },
+  {
+    name: 'symlink entry',
+    entries: [{ name: 'link', data: '/etc/passwd', unixMode: 0o120777 }],
+    code: 'ARCHIVE_LINK',
+  },
   {
     name: 'symlink then file through it',
     entries: [{ name: 'd', data: '/tmp', unixMode: 0o120777 }, ok('d/evil.txt')],
     code: 'ARCHIVE_LINK',
   },
-  { name: 'FIFO entry', entries: [{ name: 'fifo', unixMode: 0o010644 }], code: 'ARCHIVE_SPECIAL_FILE' },
-  { name: 'character device entry', entries: [{ name: 'tty', unixMode: 0o020644 }], code: 'ARCHIVE_SPECIAL_FILE' },
-  { name: 'socket entry', entries: [{ name: 'sock', unixMode: 0o140644 }], code: 'ARCHIVE_SPECIAL_FILE' },
-  { name: 'traditional encryption flag', entries: [{ ...ok('secret.txt'), flags: 0x801 }], code: 'ARCHIVE_ENCRYPTED' },
-  { name: 'strong encryption flag', entries: [{ ...ok('secret.txt'), flags: 0x841 }], code: 'ARCHIVE_ENCRYPTED' },
-  { name: 'duplicate names', entries: [ok('a.txt', 'one'), ok('a.txt', 'two')], code: 'ARCHIVE_DUPLICATE_PATH' },
-  { name: 'case collision', entries: [ok('README.md'), ok('readme.md')], code: 'ARCHIVE_PATH_COLLISION' },
-  { name: 'NFC/NFD collision', entries: [ok('caf\u00e9.txt'), ok('cafe\u0301.txt')], code: 'ARCHIVE_PATH_COLLISION' },
-  { name: 'folder case collision', entries: [ok('Src/a.txt'), ok('src/b.txt')], code: 'ARCHIVE_PATH_COLLISION' },
-  { name: 'file then folder of the same name', entries: [ok('a'), ok('a/b.txt')], code: 'ARCHIVE_PATH_COLLISION' },
+  {
+    name: 'FIFO entry',
+    entries: [{ name: 'fifo', unixMode: 0o010644 }],
+    code: 'ARCHIVE_SPECIAL_FILE',
+  },
+  {
+    name: 'character device entry',
+    entries: [{ name: 'tty', unixMode: 0o020644 }],
+    code: 'ARCHIVE_SPECIAL_FILE',
+  },
+  {
+    name: 'socket entry',
+    entries: [{ name: 'sock', unixMode: 0o140644 }],
+    code: 'ARCHIVE_SPECIAL_FILE',
+  },
+  {
+    name: 'traditional encryption flag',
+    entries: [{ ...ok('secret.txt'), flags: 0x801 }],
+    code: 'ARCHIVE_ENCRYPTED',
+  },
+  {
+    name: 'strong encryption flag',
+    entries: [{ ...ok('secret.txt'), flags: 0x841 }],
+    code: 'ARCHIVE_ENCRYPTED',
+  },
+  {
+    name: 'duplicate names',
+    entries: [ok('a.txt', 'one'), ok('a.txt', 'two')],
+    code: 'ARCHIVE_DUPLICATE_PATH',
+  },
+  {
+    name: 'case collision',
+    entries: [ok('README.md'), ok('readme.md')],
+    code: 'ARCHIVE_PATH_COLLISION',
+  },
+  {
+    name: 'NFC/NFD collision',
+    entries: [ok('caf\u00e9.txt'), ok('cafe\u0301.txt')],
+    code: 'ARCHIVE_PATH_COLLISION',
+  },
+  {
+    name: 'folder case collision',
+    entries: [ok('Src/a.txt'), ok('src/b.txt')],
+    code: 'ARCHIVE_PATH_COLLISION',
+  },
+  {
+    name: 'file then folder of the same name',
+    entries: [ok('a'), ok('a/b.txt')],
+    code: 'ARCHIVE_PATH_COLLISION',
+  },
   {
     name: 'overlapping entries: two records, one local file (Fifield full overlap)',
     entries: [ok('a.txt', 'payload'), { ...ok('b.txt', 'payload'), shareLocalWith: { index: 0 } }],
@@ -79,7 +143,11 @@ const cases: AttackCase[] = [
     ],
     code: 'ARCHIVE_OVERLAPPING_ENTRIES',
   },
-  { name: 'high-ratio entry (2 MiB of zeros)', entries: [{ name: 'zeros.bin', data: zeros }], code: 'ARCHIVE_BOMB' },
+  {
+    name: 'high-ratio entry (2 MiB of zeros)',
+    entries: [{ name: 'zeros.bin', data: zeros }],
+    code: 'ARCHIVE_BOMB',
+  },
   {
     name: 'size lie: more bytes than declared',
     entries: [{ name: 'lie.txt', data: 'x'.repeat(5000), declaredUncompressedSize: 100 }],
@@ -102,19 +170,48 @@ const cases: AttackCase[] = [
     code: 'ARCHIVE_TOO_MANY_ENTRIES',
   },
   { name: 'over-long name', entries: [ok(`${'n'.repeat(4097)}`)], code: 'ARCHIVE_PATH_TOO_LONG' },
-  { name: 'deep nesting (65 levels)', entries: [ok(`${'d/'.repeat(64)}f.txt`)], code: 'ARCHIVE_PATH_TOO_DEEP' },
-  { name: 'single file over the cap', entries: [ok('big.txt', 'y'.repeat(2000))], caps: { maxFileBytes: 1000 }, code: 'ARCHIVE_ENTRY_TOO_LARGE' },
+  {
+    name: 'deep nesting (65 levels)',
+    entries: [ok(`${'d/'.repeat(64)}f.txt`)],
+    code: 'ARCHIVE_PATH_TOO_DEEP',
+  },
+  {
+    name: 'single file over the cap',
+    entries: [ok('big.txt', 'y'.repeat(2000))],
+    caps: { maxFileBytes: 1000 },
+    code: 'ARCHIVE_ENTRY_TOO_LARGE',
+  },
   {
     name: 'total over the cap',
     entries: [ok('a.txt', 'a'.repeat(600)), ok('b.txt', 'b'.repeat(600))],
     caps: { maxTotalBytes: 1000 },
     code: 'ARCHIVE_TOO_LARGE',
   },
-  { name: '.git/config', entries: [ok('.git/config', '[core]\n\tfsmonitor = evil\n')], code: 'ARCHIVE_RESERVED_NAME' },
-  { name: '.GIT/hooks (case variant)', entries: [ok('.GIT/hooks/post-checkout')], code: 'ARCHIVE_RESERVED_NAME' },
-  { name: 'git~1 (8.3 short name)', entries: [ok('sub/git~1/config')], code: 'ARCHIVE_RESERVED_NAME' },
-  { name: '.git with HFS-ignorable code point', entries: [ok('.g\u200cit/config')], code: 'ARCHIVE_RESERVED_NAME' },
-  { name: 'unsupported compression (bzip2)', entries: [{ ...ok('a.txt'), method: 12 }], code: 'ARCHIVE_UNSUPPORTED' },
+  {
+    name: '.git/config',
+    entries: [ok('.git/config', '[core]\n\tfsmonitor = evil\n')],
+    code: 'ARCHIVE_RESERVED_NAME',
+  },
+  {
+    name: '.GIT/hooks (case variant)',
+    entries: [ok('.GIT/hooks/post-checkout')],
+    code: 'ARCHIVE_RESERVED_NAME',
+  },
+  {
+    name: 'git~1 (8.3 short name)',
+    entries: [ok('sub/git~1/config')],
+    code: 'ARCHIVE_RESERVED_NAME',
+  },
+  {
+    name: '.git with HFS-ignorable code point',
+    entries: [ok('.g\u200cit/config')],
+    code: 'ARCHIVE_RESERVED_NAME',
+  },
+  {
+    name: 'unsupported compression (bzip2)',
+    entries: [{ ...ok('a.txt'), method: 12 }],
+    code: 'ARCHIVE_UNSUPPORTED',
+  },
   {
     name: 'corrupt deflate stream',
     entries: [{ name: 'bad.txt', rawBody: Buffer.alloc(16, 0xff), declaredUncompressedSize: 10 }],

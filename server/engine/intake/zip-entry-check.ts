@@ -61,9 +61,13 @@ export function checkZipEntry(entry: Entry, name: string, caps: IntakeCaps): Zip
     });
   }
   if (entry.compressionMethod !== 0 && entry.compressionMethod !== 8) {
-    throw reject('ARCHIVE_UNSUPPORTED', `compression method ${entry.compressionMethod} is not supported`, {
-      entry: name,
-    });
+    throw reject(
+      'ARCHIVE_UNSUPPORTED',
+      `compression method ${entry.compressionMethod} is not supported`,
+      {
+        entry: name,
+      },
+    );
   }
   const exempt = entry.uncompressedSize <= caps.ratioExemptBytes;
   if (!exempt && entry.uncompressedSize > caps.maxRatio * Math.max(entry.compressedSize, 1)) {

@@ -74,7 +74,11 @@ export async function extractZip(
       const { name, alternates } = namesOf(entry);
       const shape = checkZipEntry(entry, name, caps);
       for (const alternate of alternates) gate.admitAlias(alternate, name);
-      const segments = gate.admit(name, shape.type, shape.type === 'file' ? entry.uncompressedSize : 0);
+      const segments = gate.admit(
+        name,
+        shape.type,
+        shape.type === 'file' ? entry.uncompressedSize : 0,
+      );
       const { fileDataStart } = await zip.readLocalFileHeaderPromise(entry, { minimal: true });
       ranges.push([entry.relativeOffsetOfLocalHeader, fileDataStart + entry.compressedSize]);
       admitted.push({ ...shape, entry, segments });
@@ -89,11 +93,14 @@ export async function extractZip(
       if (type === 'dir') {
         await writer.directory(segments);
       } else {
-        const stream = await zip.openReadStreamPromise(entry);
-        // yauzl re-emits inflate errors on a later tick; once the pipeline has failed (or our own
-        // size check fired first) nobody listens any more, so keep a sink for those late echoes.
-        stream.on('error', () => undefined);
-        await writer.file(segments, stream, mode, entry.uncompressedSize, (bytes) => {
+        const open = async () => {
+          const stream = await zip.openReadStreamPromise(entry);
+          // yauzl re-emits inflate errors on a later tick; once the pipeline has failed (or our own
+          // size check fired first) nobody listens any more, so keep a sink for those late echoes.
+          stream.on('error', () => undefined);
+          return stream;
+        };
+        await writer.file(segments, open, mode, entry.uncompressedSize, (bytes) => {
           gate.wrote(bytes);
         });
       }

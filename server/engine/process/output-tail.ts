@@ -33,7 +33,9 @@ export class OutputTail {
 
   constructor(maxBytes = 64 * 1024) {
     if (!Number.isInteger(maxBytes) || maxBytes < 1024) {
-      throw new RangeError(`OutputTail maxBytes must be an integer >= 1024, got ${String(maxBytes)}`);
+      throw new RangeError(
+        `OutputTail maxBytes must be an integer >= 1024, got ${String(maxBytes)}`,
+      );
     }
     this.#blockBudget = Math.floor(maxBytes / 4);
     this.#tailBudget = maxBytes - this.#blockBudget;
@@ -54,7 +56,8 @@ export class OutputTail {
 
   snapshot(): TailSnapshot {
     const tail = this.#tail.map((entry) => entry.line).join('\n');
-    if (this.#omittedBytes === 0) return { text: tail, totalBytes: this.#totalBytes, truncated: false };
+    if (this.#omittedBytes === 0)
+      return { text: tail, totalBytes: this.#totalBytes, truncated: false };
     const head =
       this.#kept.length > 0
         ? `[… ${this.#omittedBytes} bytes omitted; error blocks from them follow …]\n${this.#kept.join('\n')}\n[… end of kept error blocks …]\n`

@@ -62,7 +62,12 @@ describe('runProcess', () => {
   });
 
   it('escalates to SIGKILL when a process ignores SIGTERM', async () => {
-    const result = await runProcess('sh', ['-c', "trap '' TERM; sleep 30"], { cwd, env, timeoutMs: 200, killGraceMs: 500 });
+    const result = await runProcess('sh', ['-c', "trap '' TERM; sleep 30"], {
+      cwd,
+      env,
+      timeoutMs: 200,
+      killGraceMs: 500,
+    });
     expect(result.timedOut).toBe(true);
     expect(result.signal).toBe('SIGKILL');
     expect(result.durationMs).toBeLessThan(2000);
@@ -78,7 +83,11 @@ describe('runProcess', () => {
   });
 
   it('does not wait for a background process that holds the output open', async () => {
-    const result = await runProcess('sh', ['-c', 'sleep 30 & echo started'], { cwd, env, timeoutMs: 10_000 });
+    const result = await runProcess('sh', ['-c', 'sleep 30 & echo started'], {
+      cwd,
+      env,
+      timeoutMs: 10_000,
+    });
     expect(result.exitCode).toBe(0);
     expect(result.durationMs).toBeLessThan(2000);
   });
@@ -90,6 +99,8 @@ describe('runProcess', () => {
   });
 
   it('refuses invalid options with a message naming them', async () => {
-    await expect(runProcess('true', [], { cwd, env, timeoutMs: -1 })).rejects.toThrow('timeoutMs must be a positive number, got -1');
+    await expect(runProcess('true', [], { cwd, env, timeoutMs: -1 })).rejects.toThrow(
+      'timeoutMs must be a positive number, got -1',
+    );
   });
 });

@@ -31,7 +31,9 @@ function validate(file: string, options: RunProcessOptions): void {
   if (file.length === 0) throw new TypeError('runProcess: the program name must not be empty');
   const { timeoutMs, killGraceMs } = options;
   if (timeoutMs !== undefined && !(Number.isFinite(timeoutMs) && timeoutMs > 0)) {
-    throw new RangeError(`runProcess: timeoutMs must be a positive number, got ${String(timeoutMs)}`);
+    throw new RangeError(
+      `runProcess: timeoutMs must be a positive number, got ${String(timeoutMs)}`,
+    );
   }
   if (killGraceMs !== undefined && !(Number.isFinite(killGraceMs) && killGraceMs >= 0)) {
     throw new RangeError(`runProcess: killGraceMs must be >= 0, got ${String(killGraceMs)}`);
@@ -50,8 +52,8 @@ export async function runProcess(
   validate(file, options);
   const tail = new OutputTail(options.tailBytes);
   const started = performance.now();
-  let timedOut = false;
-  let cancelled = false;
+  // Set from timer and abort callbacks, which control-flow analysis cannot see.
+  const ended = { timedOut: false, cancelled: false };
 
   const subprocess = execa(file, args, {
     cwd: options.cwd,
@@ -77,19 +79,22 @@ export async function runProcess(
   let forceTimer: NodeJS.Timeout | undefined;
   const stop = (): void => {
     const grace = options.killGraceMs ?? 1000;
-    if (grace === 0) return killGroup('SIGKILL');
+    if (grace === 0) {
+      killGroup('SIGKILL');
+      return;
+    }
     killGroup('SIGTERM');
     forceTimer ??= setTimeout(() => killGroup('SIGKILL'), grace);
   };
   const onAbort = (): void => {
-    cancelled = true;
+    ended.cancelled = true;
     stop();
   };
   const timer =
     options.timeoutMs === undefined
       ? undefined
       : setTimeout(() => {
-          timedOut = true;
+          ended.timedOut = true;
           stop();
         }, options.timeoutMs);
   if (options.signal?.aborted === true) onAbort();
@@ -117,8 +122,8 @@ export async function runProcess(
   return {
     exitCode: result.exitCode ?? null,
     signal: result.signal ?? null,
-    timedOut,
-    cancelled: cancelled && !timedOut,
+    timedOut: ended.timedOut,
+    cancelled: ended.cancelled && !ended.timedOut,
     durationMs: Math.round(performance.now() - started),
     output: tail.snapshot(),
     spawnError,

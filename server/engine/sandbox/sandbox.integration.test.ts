@@ -14,7 +14,8 @@ let ipPath: string;
 
 beforeAll(async () => {
   probe = await probeSandbox(path.join(os.tmpdir(), 'sbx-probe'));
-  if (probe.mode !== 'overlay') throw new Error(`these tests need user namespaces: ${probe.reason}`);
+  if (probe.mode !== 'overlay')
+    throw new Error(`these tests need user namespaces: ${probe.reason}`);
   ipPath = probe.ipPath;
 });
 
@@ -65,7 +66,11 @@ describe('the sandbox', () => {
   it('runs in fresh PID and network namespaces with a fresh environment', async () => {
     const { overlay, home } = await layout();
     process.env.SHADOWBOX_TEST_SECRET = 'must-not-leak';
-    const result = await sandboxed(overlay, home, 'echo pid=$$; echo home=$HOME; env | sort; ip -o link show | wc -l');
+    const result = await sandboxed(
+      overlay,
+      home,
+      'echo pid=$$; echo home=$HOME; env | sort; ip -o link show | wc -l',
+    );
     delete process.env.SHADOWBOX_TEST_SECRET;
     expect(result.output.text).toContain('pid=1\n');
     expect(result.output.text).toContain(`home=${home}\n`);
@@ -100,7 +105,10 @@ c = socket.create_connection(('127.0.0.1', 8080)); print(c.recv(4).decode())
 import time; time.sleep(1)
 "`;
     const [a, b] = await Promise.all([layout(), layout()]);
-    const results = await Promise.all([sandboxed(a.overlay, a.home, serve), sandboxed(b.overlay, b.home, serve)]);
+    const results = await Promise.all([
+      sandboxed(a.overlay, a.home, serve),
+      sandboxed(b.overlay, b.home, serve),
+    ]);
     for (const result of results) {
       expect(result.output.text).toBe('pong');
       expect(result.exitCode).toBe(0);
@@ -118,14 +126,20 @@ import time; time.sleep(1)
     const { overlay, home } = await layout();
     const broken: OverlayLayout = { ...overlay, work: path.join(overlay.work, 'missing') };
     const result = await sandboxed(broken, home, 'true');
-    expect(sandboxSetupFailure(result.exitCode, result.output.text)).toMatch(/cannot mount the overlay/);
+    expect(sandboxSetupFailure(result.exitCode, result.output.text)).toMatch(
+      /cannot mount the overlay/,
+    );
     const failing = await sandboxed(overlay, home, 'exit 125');
     expect(sandboxSetupFailure(failing.exitCode, failing.output.text)).toBeNull();
   });
 
   it('keeps the upper layer on a tmpfs when asked, leaving nothing on disk', async () => {
     const { overlay, home } = await layout();
-    const result = await sandboxed({ ...overlay, tmpfsUpper: true }, home, 'echo tmp > new.txt && cat new.txt');
+    const result = await sandboxed(
+      { ...overlay, tmpfsUpper: true },
+      home,
+      'echo tmp > new.txt && cat new.txt',
+    );
     expect(result.output.text).toBe('tmp');
     expect(await readdir(overlay.upper)).toEqual([]);
     expect(await readdir(overlay.root)).not.toContain('new.txt');

@@ -12,17 +12,26 @@ async function stillAsPrepared(workspace: string, change: PreparedChange): Promi
 }
 
 const sideName = (file: string, tag: string): string =>
-  path.join(path.dirname(file), `.${path.basename(file)}.shadowbox-${tag}-${randomBytes(4).toString('hex')}`);
+  path.join(
+    path.dirname(file),
+    `.${path.basename(file)}.shadowbox-${tag}-${randomBytes(4).toString('hex')}`,
+  );
 
 /**
  * Writes a hypothesis into the workspace all-or-nothing. New contents are first written beside
  * their targets (exclusive create), then everything is swapped in by renames, keeping the old files
  * aside; if any step fails, the renames are undone and the workspace is as it was.
  */
-export async function applyHypothesis(workspace: string, hypothesis: PreparedHypothesis): Promise<void> {
+export async function applyHypothesis(
+  workspace: string,
+  hypothesis: PreparedHypothesis,
+): Promise<void> {
   for (const change of hypothesis.changes) {
     if (!(await stillAsPrepared(workspace, change))) {
-      throw new AppError('CONFLICT', `cannot apply '${hypothesis.name}': '${change.path}' changed in the workspace during the run`);
+      throw new AppError(
+        'CONFLICT',
+        `cannot apply '${hypothesis.name}': '${change.path}' changed in the workspace during the run`,
+      );
     }
   }
   const createdDirs: string[] = [];
@@ -57,9 +66,13 @@ export async function applyHypothesis(workspace: string, hypothesis: PreparedHyp
     for (const { temp } of staged) if (temp !== null) await unlink(temp).catch(() => undefined);
     // Directories this call created hold nothing but what it wrote.
     for (const dir of createdDirs) await rm(dir, { recursive: true, force: true });
-    throw new AppError('APPLY_FAILED', `could not apply '${hypothesis.name}'; the workspace was left as it was`, {
-      cause: error,
-    });
+    throw new AppError(
+      'APPLY_FAILED',
+      `could not apply '${hypothesis.name}'; the workspace was left as it was`,
+      {
+        cause: error,
+      },
+    );
   }
   for (const { backup } of staged) if (backup !== null) await unlink(backup).catch(() => undefined);
 }

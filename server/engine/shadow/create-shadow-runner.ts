@@ -5,7 +5,7 @@ import { probeSandbox } from '../sandbox/probe';
 import type { HypothesisExecutor, ShadowMode } from './executor';
 import { createInPlaceExecutor } from './inplace-executor';
 import { createOverlayExecutor } from './overlay-executor';
-import { scratchRootFor, sweepStaleRuns } from './scratch';
+import { scratchRootFor, sweepStaleRuns, type SweepReport } from './scratch';
 import type { ShadowEvent } from './shadow-events';
 import type { ShadowRunReport } from './shadow-report';
 import { shadowRun, type ShadowRunRequest } from './shadow-run';
@@ -23,6 +23,8 @@ export interface ShadowRunner {
   readonly mode: ShadowMode;
   /** Why 'auto' fell back to in-place mode; null otherwise. */
   readonly fallbackReason: string | null;
+  /** What the start-up sweep found: stale run directories, and files it could not restore. */
+  readonly sweep: SweepReport;
   run(request: ShadowRunRequest, events?: EventSink<ShadowEvent>): Promise<ShadowRunReport>;
 }
 
@@ -31,8 +33,14 @@ export async function createShadowRunner(options: ShadowRunnerOptions): Promise<
   const dataDir = path.resolve(options.dataDir);
   const scratchRoot = (workspace: string): string => scratchRootFor(dataDir, workspace);
   const fallbackRoot = scratchRootFor(dataDir, dataDir);
-  await sweepStaleRuns(path.join(dataDir, 'shadows'));
-  await sweepStaleRuns(fallbackRoot);
+  const swept = [
+    await sweepStaleRuns(path.join(dataDir, 'shadows')),
+    await sweepStaleRuns(fallbackRoot),
+  ];
+  const sweep: SweepReport = {
+    removed: swept.reduce((n, s) => n + s.removed, 0),
+    notRestored: swept.flatMap((s) => s.notRestored),
+  };
 
   const requested = options.mode ?? 'auto';
   let executor: HypothesisExecutor;
@@ -48,7 +56,10 @@ export async function createShadowRunner(options: ShadowRunnerOptions): Promise<
         tmpfsUpper: options.tmpfsUpper ?? false,
       });
     } else if (requested === 'overlay') {
-      throw new AppError('SANDBOX_UNAVAILABLE', `overlay mode is not available here: ${probe.reason}`);
+      throw new AppError(
+        'SANDBOX_UNAVAILABLE',
+        `overlay mode is not available here: ${probe.reason}`,
+      );
     } else {
       executor = createInPlaceExecutor({ scratchRoot });
       fallbackReason = probe.reason;
@@ -57,6 +68,8 @@ export async function createShadowRunner(options: ShadowRunnerOptions): Promise<
   return {
     mode: executor.mode,
     fallbackReason,
-    run: (request, events) => shadowRun(request, events === undefined ? { executor } : { executor, events }),
+    sweep,
+    run: (request, events) =>
+      shadowRun(request, events === undefined ? { executor } : { executor, events }),
   };
 }

@@ -32,9 +32,9 @@ describe('pathProblem', () => {
 
 describe('checkHypothesisPaths', () => {
   it('names the hypothesis and the path in the error', () => {
-    expect(() => checkHypothesisPaths({ name: 'escape', edits: [{ path: '../x', content: '' }], delete: [] })).toThrow(
-      "hypothesis 'escape': path '../x' contains a '..' segment",
-    );
+    expect(() =>
+      checkHypothesisPaths({ name: 'escape', edits: [{ path: '../x', content: '' }], delete: [] }),
+    ).toThrow("hypothesis 'escape': path '../x' contains a '..' segment");
   });
 
   it('refuses a path changed twice and a path nested inside another', () => {
@@ -42,7 +42,14 @@ describe('checkHypothesisPaths', () => {
       checkHypothesisPaths({ name: 'twice', edits: [{ path: 'a', content: '' }], delete: ['a'] }),
     ).toThrow("hypothesis 'twice': path 'a' appears more than once");
     expect(() =>
-      checkHypothesisPaths({ name: 'nested', edits: [{ path: 'a', content: '' }, { path: 'a/b', content: '' }], delete: [] }),
+      checkHypothesisPaths({
+        name: 'nested',
+        edits: [
+          { path: 'a', content: '' },
+          { path: 'a/b', content: '' },
+        ],
+        delete: [],
+      }),
     ).toThrow("path 'a/b' is nested inside 'a', also changed");
   });
 });
@@ -66,9 +73,15 @@ describe('checkAgainstWorkspace', () => {
 
   it('refuses writing through a symlinked parent, onto a symlink, a directory, or under a file', async () => {
     const dir = await workspace();
-    await expect(checkAgainstWorkspace(dir, 'h', 'link/passwd')).rejects.toThrow("has a symbolic link parent 'link'");
-    await expect(checkAgainstWorkspace(dir, 'h', 'src/passwd')).rejects.toThrow('is a symbolic link');
+    await expect(checkAgainstWorkspace(dir, 'h', 'link/passwd')).rejects.toThrow(
+      "has a symbolic link parent 'link'",
+    );
+    await expect(checkAgainstWorkspace(dir, 'h', 'src/passwd')).rejects.toThrow(
+      'is a symbolic link',
+    );
     await expect(checkAgainstWorkspace(dir, 'h', 'src')).rejects.toThrow('is not a regular file');
-    await expect(checkAgainstWorkspace(dir, 'h', 'src/lib.rs/x')).rejects.toThrow("has a parent 'src/lib.rs' that is not a directory");
+    await expect(checkAgainstWorkspace(dir, 'h', 'src/lib.rs/x')).rejects.toThrow(
+      "has a parent 'src/lib.rs' that is not a directory",
+    );
   });
 });

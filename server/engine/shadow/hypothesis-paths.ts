@@ -18,7 +18,8 @@ export function pathProblem(p: string): string | null {
   if (p.startsWith('/') || /^[A-Za-z]:/.test(p)) return 'is absolute';
   const segments = p.split('/');
   if (segments.some((s) => s === '..')) return "contains a '..' segment";
-  if (segments.some((s) => s === '' || s === '.')) return 'is not normalised (empty or "." segment)';
+  if (segments.some((s) => s === '' || s === '.'))
+    return 'is not normalised (empty or "." segment)';
   if (segments.some((s) => s.toLowerCase() === '.git')) return 'is inside .git';
   if (Buffer.byteLength(p) > 4096) return 'is longer than 4096 bytes';
   return null;
@@ -70,10 +71,20 @@ export async function checkAgainstWorkspace(
     if (stats === null) return false;
     const isLast = i === segments.length - 1;
     if (stats.isSymbolicLink()) {
-      throw refuse(hypothesis, p, isLast ? 'is a symbolic link' : `has a symbolic link parent '${segments.slice(0, i + 1).join('/')}'`);
+      throw refuse(
+        hypothesis,
+        p,
+        isLast
+          ? 'is a symbolic link'
+          : `has a symbolic link parent '${segments.slice(0, i + 1).join('/')}'`,
+      );
     }
     if (!isLast && !stats.isDirectory()) {
-      throw refuse(hypothesis, p, `has a parent '${segments.slice(0, i + 1).join('/')}' that is not a directory`);
+      throw refuse(
+        hypothesis,
+        p,
+        `has a parent '${segments.slice(0, i + 1).join('/')}' that is not a directory`,
+      );
     }
     if (isLast && !stats.isFile()) throw refuse(hypothesis, p, 'is not a regular file');
   }

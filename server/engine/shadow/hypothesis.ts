@@ -20,8 +20,9 @@ export type FileState =
       readonly exists: true;
       readonly content: Buffer;
       readonly mode: number;
-      readonly atime: Date;
-      readonly mtime: Date;
+      /** Milliseconds with their sub-millisecond part, which a Date would drop. */
+      readonly atimeMs: number;
+      readonly mtimeMs: number;
     };
 
 export interface PreparedChange {

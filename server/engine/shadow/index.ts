@@ -1,6 +1,16 @@
-export { createShadowRunner, type ShadowRunner, type ShadowRunnerOptions } from './create-shadow-runner';
+export {
+  createShadowRunner,
+  type ShadowRunner,
+  type ShadowRunnerOptions,
+} from './create-shadow-runner';
 export type { ShadowMode, HypothesisExecutor, ExecutionRequest, Execution } from './executor';
-export { hypothesisSchema, shadowSpecSchema, type Hypothesis, type HypothesisEdit, type ShadowSpec } from './hypothesis';
+export {
+  hypothesisSchema,
+  shadowSpecSchema,
+  type Hypothesis,
+  type HypothesisEdit,
+  type ShadowSpec,
+} from './hypothesis';
 export type { ShadowEvent } from './shadow-events';
 export type { HypothesisOutcome, HypothesisResult, ShadowRunReport } from './shadow-report';
 export { shadowRun, type ShadowRunRequest, type ShadowRunDeps } from './shadow-run';

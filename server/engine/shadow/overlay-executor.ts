@@ -50,20 +50,26 @@ export function createOverlayExecutor(options: OverlayExecutorOptions): Hypothes
             `overlay mounts cannot name paths containing ',', ':', '\\' or a newline: '${mountablePath(workspace) ? dir : workspace}'`,
           );
         }
-        const [upper, work, home, tmp] = ['upper', 'work', 'home', 'tmp'].map((d) => path.join(dir, d)) as [
-          string,
-          string,
-          string,
-          string,
-        ];
+        const [upper, work, home, tmp] = ['upper', 'work', 'home', 'tmp'].map((d) =>
+          path.join(dir, d),
+        ) as [string, string, string, string];
         await Promise.all([upper, work, home, tmp].map((d) => mkdir(d)));
         await stageIntoUpper(workspace, upper, hypothesis.changes);
         const deleteList = path.join(dir, 'delete-list');
-        const deletions = hypothesis.changes.filter((c) => c.after === null).map((c) => `${c.path}\n`);
+        const deletions = hypothesis.changes
+          .filter((c) => c.after === null)
+          .map((c) => `${c.path}\n`);
         await writeFile(deleteList, deletions.join(''));
 
         const command = sandboxCommand(
-          { kind: 'overlay', root: workspace, upper, work, deleteList, tmpfsUpper: options.tmpfsUpper },
+          {
+            kind: 'overlay',
+            root: workspace,
+            upper,
+            work,
+            deleteList,
+            tmpfsUpper: options.tmpfsUpper,
+          },
           request.command,
           { cwd: request.cwd, ipPath: options.ipPath },
         );

@@ -13,8 +13,8 @@ async function readState(workspace: string, p: string, exists: boolean): Promise
     exists: true,
     content,
     mode: stats.mode & 0o7777,
-    atime: stats.atime,
-    mtime: stats.mtime,
+    atimeMs: stats.atimeMs,
+    mtimeMs: stats.mtimeMs,
   };
 }
 
@@ -47,9 +47,13 @@ export async function prepareHypotheses(
       }
       for (const p of h.delete) {
         if (!(await checkAgainstWorkspace(workspace, h.name, p))) {
-          throw new AppError('INVALID_HYPOTHESIS', `hypothesis '${h.name}': cannot delete '${p}': no such file`, {
-            details: { hypothesis: h.name, path: p },
-          });
+          throw new AppError(
+            'INVALID_HYPOTHESIS',
+            `hypothesis '${h.name}': cannot delete '${p}': no such file`,
+            {
+              details: { hypothesis: h.name, path: p },
+            },
+          );
         }
         changes.push({ path: p, before: await readState(workspace, p, true), after: null });
       }

@@ -40,7 +40,10 @@ describe('rank', () => {
   });
 
   it('has no winner when the best run did not pass', () => {
-    const { winner } = rank([result(0, { exitCode: 1, failed: 1 }), result(1, { timedOut: true, exitCode: null })]);
+    const { winner } = rank([
+      result(0, { exitCode: 1, failed: 1 }),
+      result(1, { timedOut: true, exitCode: null }),
+    ]);
     expect(winner).toBeNull();
   });
 
@@ -53,7 +56,10 @@ describe('rank', () => {
   });
 
   it('ranks a hypothesis that deletes a test below the fix that keeps it', () => {
-    const { winner } = rank([result(0, { passed: 1, changedLines: 1 }), result(1, { passed: 2, changedLines: 3 })]);
+    const { winner } = rank([
+      result(0, { passed: 1, changedLines: 1 }),
+      result(1, { passed: 2, changedLines: 3 }),
+    ]);
     expect(winner?.index).toBe(1);
   });
 });

@@ -1,6 +1,7 @@
 import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { readJournal, restoreJournal } from './inplace-journal';
 
 /**
  * Per-run scratch directories (overlay upper/work, HOME, TMPDIR) live under one root, named after
@@ -22,18 +23,34 @@ function isAlive(pid: number): boolean {
   }
 }
 
-/** Removes run directories whose process is gone. Returns how many were removed. */
-export async function sweepStaleRuns(root: string): Promise<number> {
+export interface SweepReport {
+  readonly removed: number;
+  /** Workspace files an interrupted in-place run left changed and that could not be restored. */
+  readonly notRestored: readonly string[];
+}
+
+/**
+ * Removes run directories whose process is gone. An in-place run that died mid-way left its
+ * journal there: its workspace is restored first.
+ */
+export async function sweepStaleRuns(root: string): Promise<SweepReport> {
   const entries = await readdir(root).catch(() => [] as string[]);
   let removed = 0;
+  const notRestored: string[] = [];
   for (const entry of entries) {
     const match = /^run-(\d+)-/.exec(entry);
     const pid = match?.[1] === undefined ? NaN : Number(match[1]);
     if (Number.isNaN(pid) || pid === process.pid || isAlive(pid)) continue;
-    await rm(path.join(root, entry), { recursive: true, force: true });
+    const runDir = path.join(root, entry);
+    const journal = await readJournal(runDir);
+    if (journal !== null) {
+      const left = await restoreJournal(journal);
+      notRestored.push(...left.map((p) => path.join(journal.workspace, p)));
+    }
+    await rm(runDir, { recursive: true, force: true });
     removed += 1;
   }
-  return removed;
+  return { removed, notRestored };
 }
 
 /**
@@ -44,5 +61,7 @@ export function scratchRootFor(dataDir: string, workspace: string): string {
   const preferred = path.resolve(dataDir, 'shadows');
   const relative = path.relative(workspace, preferred);
   const inside = relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
-  return inside ? path.join(os.tmpdir(), `shadowbox-shadows-${process.getuid?.() ?? 0}`) : preferred;
+  return inside
+    ? path.join(os.tmpdir(), `shadowbox-shadows-${process.getuid?.() ?? 0}`)
+    : preferred;
 }

@@ -12,5 +12,9 @@ export type ShadowEvent =
   | { readonly type: 'hypothesis.started'; readonly name: string }
   | { readonly type: 'hypothesis.output'; readonly name: string; readonly line: string }
   | { readonly type: 'hypothesis.finished'; readonly result: HypothesisOutcome }
-  | { readonly type: 'shadow.ranked'; readonly winner: string | null; readonly order: readonly string[] }
+  | {
+      readonly type: 'shadow.ranked';
+      readonly winner: string | null;
+      readonly order: readonly string[];
+    }
   | { readonly type: 'shadow.applied'; readonly name: string; readonly files: readonly string[] };

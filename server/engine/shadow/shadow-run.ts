@@ -51,7 +51,10 @@ const defaultTimeoutMs = 10 * 60 * 1000;
 async function validateRequest(request: ShadowRunRequest): Promise<void> {
   const { workspace, command, parallel, timeoutMs, cwd } = request;
   if (!path.isAbsolute(workspace)) {
-    throw new AppError('INVALID_ARGUMENT', `workspace must be an absolute path, got '${workspace}'`);
+    throw new AppError(
+      'INVALID_ARGUMENT',
+      `workspace must be an absolute path, got '${workspace}'`,
+    );
   }
   const stats = await stat(workspace).catch(() => null);
   if (stats?.isDirectory() !== true) {
@@ -61,13 +64,20 @@ async function validateRequest(request: ShadowRunRequest): Promise<void> {
     throw new AppError('INVALID_ARGUMENT', 'the command is empty: give the test command after --');
   }
   if (parallel !== undefined && !(Number.isInteger(parallel) && parallel >= 1 && parallel <= 64)) {
-    throw new AppError('INVALID_ARGUMENT', `parallel must be an integer from 1 to 64, got ${String(parallel)}`);
+    throw new AppError(
+      'INVALID_ARGUMENT',
+      `parallel must be an integer from 1 to 64, got ${String(parallel)}`,
+    );
   }
   if (timeoutMs !== undefined && !(Number.isFinite(timeoutMs) && timeoutMs > 0)) {
-    throw new AppError('INVALID_ARGUMENT', `the timeout must be positive, got ${String(timeoutMs)} ms`);
+    throw new AppError(
+      'INVALID_ARGUMENT',
+      `the timeout must be positive, got ${String(timeoutMs)} ms`,
+    );
   }
   const cwdProblem = cwd === undefined || cwd === '.' ? null : pathProblem(cwd);
-  if (cwdProblem !== null) throw new AppError('INVALID_ARGUMENT', `cwd '${String(cwd)}' ${cwdProblem}`);
+  if (cwdProblem !== null)
+    throw new AppError('INVALID_ARGUMENT', `cwd '${String(cwd)}' ${cwdProblem}`);
 }
 
 function countTests(runner: RunnerName | 'auto', execution: Execution): TestCounts {
@@ -97,7 +107,10 @@ function problemOf(execution: Execution): string | null {
  * Runs every hypothesis against the workspace in its own shadow, ranks the outcomes and, when asked
  * and there is a winner, writes the winner into the workspace.
  */
-export async function shadowRun(request: ShadowRunRequest, deps: ShadowRunDeps): Promise<ShadowRunReport> {
+export async function shadowRun(
+  request: ShadowRunRequest,
+  deps: ShadowRunDeps,
+): Promise<ShadowRunReport> {
   await validateRequest(request);
   const events: EventSink<ShadowEvent> = deps.events ?? discardEvents;
   const { executor } = deps;
@@ -155,13 +168,21 @@ export async function shadowRun(request: ShadowRunRequest, deps: ShadowRunDeps):
   );
 
   const { ranked, winner } = rank(outcomes);
-  events.emit({ type: 'shadow.ranked', winner: winner?.name ?? null, order: ranked.map((r) => r.name) });
+  events.emit({
+    type: 'shadow.ranked',
+    winner: winner?.name ?? null,
+    order: ranked.map((r) => r.name),
+  });
   const winning = winner === null ? undefined : prepared[winner.index];
   let applied = false;
   if (request.apply === true && winning !== undefined && !(request.signal?.aborted ?? false)) {
     await applyHypothesis(request.workspace, winning);
     applied = true;
-    events.emit({ type: 'shadow.applied', name: winning.name, files: winning.changes.map((c) => c.path) });
+    events.emit({
+      type: 'shadow.applied',
+      name: winning.name,
+      files: winning.changes.map((c) => c.path),
+    });
   }
   return {
     mode: executor.mode,

@@ -30,7 +30,7 @@ export async function stageIntoUpper(
       const original = await lstat(path.join(workspace, relative)).catch(() => null);
       if (original?.isDirectory() === true) {
         await chmod(target, original.mode & 0o7777);
-        await utimes(target, original.atime, original.mtime);
+        await utimes(target, original.atimeMs / 1000, original.mtimeMs / 1000);
       }
     }
     const mode = change.before.exists ? change.before.mode : 0o644;

@@ -19,7 +19,8 @@ export function diffChange(change: PreparedChange): FileDiff {
   const newBytes = after ?? Buffer.alloc(0);
   const isCreate = !before.exists;
   const isDelete = after === null;
-  if (before.exists && after !== null && before.content.equals(after)) return { text: '', changedLines: 0 };
+  if (before.exists && after !== null && before.content.equals(after))
+    return { text: '', changedLines: 0 };
 
   const header = [`diff --git a/${p} b/${p}`];
   if (isCreate) header.push('new file mode 100644');
@@ -27,7 +28,10 @@ export function diffChange(change: PreparedChange): FileDiff {
   if (isBinary(oldBytes) || isBinary(newBytes)) {
     const from = isCreate ? '/dev/null' : `a/${p}`;
     const to = isDelete ? '/dev/null' : `b/${p}`;
-    return { text: `${header.join('\n')}\nBinary files ${from} and ${to} differ\n`, changedLines: 1 };
+    return {
+      text: `${header.join('\n')}\nBinary files ${from} and ${to} differ\n`,
+      changedLines: 1,
+    };
   }
   const patch = structuredPatch(
     isCreate ? '/dev/null' : `a/${p}`,
@@ -40,7 +44,8 @@ export function diffChange(change: PreparedChange): FileDiff {
   );
   let changedLines = 0;
   for (const hunk of patch.hunks) {
-    for (const line of hunk.lines) if (line.startsWith('+') || line.startsWith('-')) changedLines += 1;
+    for (const line of hunk.lines)
+      if (line.startsWith('+') || line.startsWith('-')) changedLines += 1;
   }
   // Not marked isGit, formatPatch writes only the ---/+++ lines and hunks; the `diff --git` header
   // with its extended lines (modes) is ours, in git's order.

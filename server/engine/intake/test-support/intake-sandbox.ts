@@ -35,7 +35,7 @@ export async function makeIntakeSandbox(): Promise<IntakeSandbox> {
       expect((await readdir(root)).sort()).toEqual(['in', 'sentinel']);
       expect(await readdir(join(root, 'sentinel'))).toEqual(['keep.txt']);
       expect(await readFile(join(root, 'sentinel', 'keep.txt'), 'utf8')).toBe(sentinelText);
-      expect((await readdir(join(root, 'in'))).length).toBe(1);
+      expect((await readdir(join(root, 'in'))).length).toBeLessThanOrEqual(1);
     },
     async dispose() {
       await rm(root, { recursive: true, force: true });

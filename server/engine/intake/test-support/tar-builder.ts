@@ -64,7 +64,8 @@ export function buildTar(entries: readonly TarEntrySpec[]): Buffer {
       const long = Buffer.from(`${spec.gnuLongName}\0`, 'utf8');
       blocks.push(header('././@LongLink', 'L', long.length, {}), padded(long));
     }
-    const data = typeof spec.data === 'string' ? Buffer.from(spec.data) : (spec.data ?? Buffer.alloc(0));
+    const data =
+      typeof spec.data === 'string' ? Buffer.from(spec.data) : (spec.data ?? Buffer.alloc(0));
     blocks.push(header(spec.name, spec.type ?? '0', data.length, spec), padded(data));
   }
   blocks.push(Buffer.alloc(1024));

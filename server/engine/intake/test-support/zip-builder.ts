@@ -24,7 +24,13 @@ export interface ZipEntrySpec {
 
 const utf8Flag = 0x800;
 
-function localHeader(name: Buffer, spec: ZipEntrySpec, body: Buffer, crc: number, size: number): Buffer {
+function localHeader(
+  name: Buffer,
+  spec: ZipEntrySpec,
+  body: Buffer,
+  crc: number,
+  size: number,
+): Buffer {
   const header = Buffer.alloc(30);
   header.writeUInt32LE(0x04034b50, 0);
   header.writeUInt16LE(20, 4);
@@ -45,7 +51,8 @@ export function buildZip(entries: readonly ZipEntrySpec[]): Buffer {
   let offset = 0;
   for (const spec of entries) {
     const name = typeof spec.name === 'string' ? Buffer.from(spec.name, 'utf8') : spec.name;
-    const data = typeof spec.data === 'string' ? Buffer.from(spec.data) : (spec.data ?? Buffer.alloc(0));
+    const data =
+      typeof spec.data === 'string' ? Buffer.from(spec.data) : (spec.data ?? Buffer.alloc(0));
     const method = spec.method ?? 8;
     const body = spec.rawBody ?? (method === 8 ? deflateRawSync(data) : data);
     const crc = crc32(data);

@@ -4,7 +4,10 @@ import path from 'node:path';
 import { execa } from 'execa';
 
 /** Writes a tree of files under a new temporary directory and returns its path. */
-export async function writeProject(prefix: string, files: Readonly<Record<string, string>>): Promise<string> {
+export async function writeProject(
+  prefix: string,
+  files: Readonly<Record<string, string>>,
+): Promise<string> {
   const dir = await mkdtemp(path.join(os.tmpdir(), prefix));
   for (const [relative, content] of Object.entries(files)) {
     await mkdir(path.dirname(path.join(dir, relative)), { recursive: true });
@@ -15,14 +18,19 @@ export async function writeProject(prefix: string, files: Readonly<Record<string
 
 /** A one-function crate whose `add` subtracts: one failing integration test, one passing unit test. */
 export const crateFiles = {
-  'Cargo.toml': '[package]\nname = "shadow_fixture"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\n',
-  'src/lib.rs': 'pub fn add(a: i32, b: i32) -> i32 {\n    a - b\n}\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn zero_is_neutral() {\n        assert_eq!(super::add(5, 0), 5);\n    }\n}\n',
-  'tests/add.rs': 'use shadow_fixture::add;\n\n#[test]\nfn adds_two_numbers() {\n    assert_eq!(add(2, 3), 5);\n}\n',
+  'Cargo.toml':
+    '[package]\nname = "shadow_fixture"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\n',
+  'src/lib.rs':
+    'pub fn add(a: i32, b: i32) -> i32 {\n    a - b\n}\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn zero_is_neutral() {\n        assert_eq!(super::add(5, 0), 5);\n    }\n}\n',
+  'tests/add.rs':
+    'use shadow_fixture::add;\n\n#[test]\nfn adds_two_numbers() {\n    assert_eq!(add(2, 3), 5);\n}\n',
 } as const;
 
 export const crateLib = {
-  fixed: 'pub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn zero_is_neutral() {\n        assert_eq!(super::add(5, 0), 5);\n    }\n}\n',
-  wrong: 'pub fn add(a: i32, b: i32) -> i32 {\n    a * b\n}\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn zero_is_neutral() {\n        assert_eq!(super::add(5, 0), 5);\n    }\n}\n',
+  fixed:
+    'pub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn zero_is_neutral() {\n        assert_eq!(super::add(5, 0), 5);\n    }\n}\n',
+  wrong:
+    'pub fn add(a: i32, b: i32) -> i32 {\n    a * b\n}\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn zero_is_neutral() {\n        assert_eq!(super::add(5, 0), 5);\n    }\n}\n',
   broken: 'pub fn add(a: i32, b: i32) -> i32 {\n    a + "b"\n}\n',
 } as const;
 

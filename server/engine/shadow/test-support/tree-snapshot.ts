@@ -1,11 +1,26 @@
 import { lstat, readFile, readdir, readlink } from 'node:fs/promises';
 import path from 'node:path';
 
+export interface SnapshotOptions {
+  /** Entries to leave out, by workspace-relative path. */
+  readonly skip?: (relative: string) => boolean;
+  /** Compare directory mtimes too (default). Off where a run may legitimately create files. */
+  readonly directoryTimes?: boolean;
+}
+
 /**
- * Everything observable about a tree: each entry's type, mode, size, mtime and content. Two equal
- * snapshots mean the tree was not touched, byte for byte and mtime for mtime.
+ * Everything observable about a tree: each entry's type, mode, mtime and content. Two equal
+ * snapshots mean the tree was not touched, byte for byte and mtime for mtime. Times are compared
+ * to the microsecond: restoring a time through utimes(2) from Node is exact to that, not beyond.
  */
-export async function snapshotTree(root: string, skip: (relative: string) => boolean = () => false): Promise<Record<string, string>> {
+export async function snapshotTree(
+  root: string,
+  options: SnapshotOptions = {},
+): Promise<Record<string, string>> {
+  const skip = options.skip ?? (() => false);
+  const time = (ms: number): string => (Math.round(ms * 1000) / 1000).toFixed(3);
+  const dirEntry = (mode: number, mtimeMs: number): string =>
+    options.directoryTimes === false ? mode.toString(8) : `${mode.toString(8)} ${time(mtimeMs)}`;
   const out: Record<string, string> = {};
   async function walk(dir: string): Promise<void> {
     for (const name of (await readdir(dir)).sort()) {
@@ -13,9 +28,9 @@ export async function snapshotTree(root: string, skip: (relative: string) => boo
       const relative = path.relative(root, full);
       if (skip(relative)) continue;
       const stats = await lstat(full);
-      const head = `${stats.mode.toString(8)} ${stats.mtimeMs}`;
+      const head = `${stats.mode.toString(8)} ${time(stats.mtimeMs)}`;
       if (stats.isDirectory()) {
-        out[`${relative}/`] = head;
+        out[`${relative}/`] = dirEntry(stats.mode, stats.mtimeMs);
         await walk(full);
       } else if (stats.isSymbolicLink()) {
         out[relative] = `${head} -> ${await readlink(full)}`;
@@ -25,7 +40,7 @@ export async function snapshotTree(root: string, skip: (relative: string) => boo
     }
   }
   const rootStats = await lstat(root);
-  out['./'] = `${rootStats.mode.toString(8)} ${rootStats.mtimeMs}`;
+  out['./'] = dirEntry(rootStats.mode, rootStats.mtimeMs);
   await walk(root);
   return out;
 }

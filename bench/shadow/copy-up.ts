@@ -1,0 +1,213 @@
+import { lstat, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { execa } from 'execa';
+import { runProcess } from '../../server/engine/process/run-process';
+import { sandboxCommand, sandboxEnv } from '../../server/engine/sandbox';
+import type { Hypothesis } from '../../server/engine/shadow';
+import { median, runIn, timed } from './measure';
+import type { BenchProject } from './projects/project';
+
+/**
+ * Shadows run by hand with the engine's own sandbox command, so the upper layer can be inspected
+ * before it is deleted, and with variants of the mount the engine does not (yet) make:
+ * - engine: exactly the engine's argv;
+ * - volatile: the overlay mounted with `volatile`: no fsync of each copied-up file, no sync of
+ *   the upper file system at unmount (the upper is thrown away anyway);
+ * - tmpfs, tmpfs-volatile: the engine's tmpfs upper, without and with `volatile`;
+ * - incremental-off: `CARGO_INCREMENTAL=0` in the run's environment;
+ * - root-metacopy: no user namespace (real root), `metacopy=on,redirect_dir=on` instead of
+ *   `userxattr`, so hard links and metadata changes copy up metadata only.
+ */
+export type CopyUpVariant =
+  | 'engine'
+  | 'volatile'
+  | 'tmpfs'
+  | 'tmpfs-volatile'
+  | 'incremental-off'
+  | 'root-metacopy'
+  | 'root-metacopy-volatile';
+
+export interface UpperUsage {
+  readonly bytes: number;
+  readonly files: number;
+  /** Bytes by area: target/debug/incremental, target/debug/deps, the rest of target/, sources. */
+  readonly areas: Readonly<Record<string, number>>;
+}
+
+export interface ManualRun {
+  readonly variant: CopyUpVariant;
+  readonly hypothesis: string;
+  readonly exitCode: number | null;
+  /** Staging + unshare + command + teardown, without the deletion of the run directory. */
+  readonly runMs: number;
+  readonly rmMs: number;
+  readonly upper: UpperUsage | null;
+}
+
+function transform(variant: CopyUpVariant, args: readonly string[], script: string): string[] {
+  const rootOnly = variant.startsWith('root-');
+  const options =
+    variant === 'volatile' || variant === 'tmpfs-volatile'
+      ? ',userxattr,volatile"'
+      : variant === 'root-metacopy'
+        ? ',metacopy=on,redirect_dir=on"'
+        : variant === 'root-metacopy-volatile'
+          ? ',metacopy=on,redirect_dir=on,volatile"'
+          : ',userxattr"';
+  return args
+    .filter((a) => !(rootOnly && (a === '--user' || a === '--map-root-user')))
+    .map((a) => (a === script ? a.replace(',userxattr"', options) : a));
+}
+
+function areaOf(relative: string): string {
+  if (relative.startsWith('target/debug/incremental/')) return 'incremental';
+  if (relative.startsWith('target/debug/deps/')) return 'deps';
+  if (relative.startsWith('target/')) return 'target-other';
+  return 'sources';
+}
+
+/** Apparent sizes of the regular files in an upper directory (whiteouts and dirs count 0 bytes). */
+export async function upperUsage(upper: string): Promise<UpperUsage> {
+  const areas: Record<string, number> = {};
+  let bytes = 0;
+  let files = 0;
+  const walk = async (dir: string): Promise<void> => {
+    for (const entry of await readdir(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) await walk(full);
+      else if (entry.isFile()) {
+        const size = (await lstat(full)).size;
+        const area = areaOf(path.relative(upper, full));
+        areas[area] = (areas[area] ?? 0) + size;
+        bytes += size;
+        files += 1;
+      }
+    }
+  };
+  await walk(upper);
+  return { bytes, files, areas };
+}
+
+export async function manualShadow(
+  project: BenchProject,
+  hypothesis: Hypothesis,
+  variant: CopyUpVariant,
+  options: { scratch: string; ipPath: string; inspect: boolean },
+): Promise<ManualRun> {
+  await mkdir(options.scratch, { recursive: true });
+  const dir = await mkdtemp(path.join(options.scratch, 'manual-'));
+  const [upper, work, home] = ['upper', 'work', 'home'].map((d) => path.join(dir, d)) as [string, string, string];
+  const started = performance.now();
+  await Promise.all([upper, work, home].map((d) => mkdir(d)));
+  for (const edit of hypothesis.edits) {
+    await mkdir(path.dirname(path.join(upper, edit.path)), { recursive: true });
+    await writeFile(path.join(upper, edit.path), edit.content);
+  }
+  const deleteList = path.join(dir, 'delete-list');
+  await writeFile(deleteList, '');
+  const command = sandboxCommand(
+    { kind: 'overlay', root: project.dir, upper, work, deleteList, tmpfsUpper: variant.startsWith('tmpfs') },
+    project.command,
+    { ipPath: options.ipPath },
+  );
+  const script = command.args[command.args.indexOf('-c') + 1] ?? '';
+  const extra: Record<string, string> = variant === 'incremental-off' ? { CARGO_INCREMENTAL: '0' } : {};
+  const result = await runProcess(command.file, transform(variant, command.args, script), {
+    cwd: dir,
+    env: sandboxEnv({ home, tmpdir: home, extra }),
+    timeoutMs: 10 * 60 * 1000,
+    killGraceMs: 0,
+  });
+  const runMs = performance.now() - started;
+  if (result.exitCode === 125) throw new Error(`${variant}: sandbox set-up failed: ${result.output.text}`);
+  const upperFigures = options.inspect && !variant.startsWith('tmpfs') ? await upperUsage(upper) : null;
+  const { ms: rmMs } = await timed(() => rm(dir, { recursive: true, force: true }));
+  return { variant, hypothesis: hypothesis.name, exitCode: result.exitCode, runMs, rmMs, upper: upperFigures };
+}
+
+export interface CopyUpFigures {
+  /** The engine's upper layer per hypothesis. */
+  readonly perHypothesis: readonly ManualRun[];
+  /** Median run + rm time per variant over the measured hypotheses, ms. */
+  readonly variants: Readonly<Partial<Record<CopyUpVariant, { runMs: number; rmMs: number; mb: number | null }>>>;
+  /** `cargo test` with no change: in place, and in a shadow (engine argv). */
+  readonly noopInplaceMs: number;
+  readonly noopShadowMs: number;
+  /** Copy rate of this disk, measured by `cp -a` of one kept upper layer, MB/s. */
+  readonly copyMBps: number | null;
+}
+
+async function copyRate(project: BenchProject, hypothesis: Hypothesis, scratch: string, ipPath: string) {
+  // Re-run once keeping the upper, copy it with cp -a, and time that.
+  const dir = await mkdtemp(path.join(scratch, 'copy-'));
+  const upper = path.join(dir, 'upper');
+  const work = path.join(dir, 'work');
+  await Promise.all([mkdir(upper), mkdir(work), writeFile(path.join(dir, 'deletes'), '')]);
+  for (const edit of hypothesis.edits) {
+    await mkdir(path.dirname(path.join(upper, edit.path)), { recursive: true });
+    await writeFile(path.join(upper, edit.path), edit.content);
+  }
+  const command = sandboxCommand(
+    { kind: 'overlay', root: project.dir, upper, work, deleteList: path.join(dir, 'deletes'), tmpfsUpper: false },
+    project.command,
+    { ipPath },
+  );
+  await runProcess(command.file, command.args, {
+    cwd: dir,
+    env: sandboxEnv({ home: dir, tmpdir: dir }),
+    timeoutMs: 600_000,
+  });
+  const { bytes } = await upperUsage(upper);
+  await execa('sync');
+  const { ms } = await timed(() => execa('cp', ['-a', upper, path.join(dir, 'copy')]));
+  await rm(dir, { recursive: true, force: true });
+  return bytes / 1e6 / (ms / 1000);
+}
+
+export async function measureCopyUp(
+  project: BenchProject,
+  env: Readonly<Record<string, string>>,
+  variants: readonly CopyUpVariant[],
+  options: { scratch: string; ipPath: string; reps: number; variantHypotheses: number },
+): Promise<CopyUpFigures> {
+  const perHypothesis: ManualRun[] = [];
+  for (const h of project.hypotheses) {
+    perHypothesis.push(await manualShadow(project, h, 'engine', { ...options, inspect: true }));
+  }
+  const runs: ManualRun[] = [];
+  const measured = project.hypotheses.slice(0, options.variantHypotheses);
+  for (let rep = 0; rep < options.reps; rep += 1) {
+    for (const h of measured) {
+      for (const variant of variants) {
+        runs.push(await manualShadow(project, h, variant, { ...options, inspect: rep === 0 }));
+      }
+    }
+  }
+  const summary: Partial<Record<CopyUpVariant, { runMs: number; rmMs: number; mb: number | null }>> = {};
+  for (const variant of variants) {
+    const mine = runs.filter((r) => r.variant === variant);
+    const sizes = mine.flatMap((r) => (r.upper === null ? [] : [r.upper.bytes / 1e6]));
+    summary[variant] = {
+      runMs: median(mine.map((r) => r.runMs)),
+      rmMs: median(mine.map((r) => r.rmMs)),
+      mb: sizes.length === 0 ? null : median(sizes),
+    };
+  }
+  const noopIn: number[] = [];
+  const noopShadow: number[] = [];
+  const noop: Hypothesis = { name: 'no-op', edits: [], delete: [] };
+  for (let rep = 0; rep < Math.max(2, options.reps); rep += 1) {
+    noopIn.push((await timed(() => runIn(project.dir, project.command, env))).ms);
+    noopShadow.push((await manualShadow(project, noop, 'engine', { ...options, inspect: false })).runMs);
+  }
+  const first = project.hypotheses[0];
+  const copyMBps =
+    first === undefined ? null : await copyRate(project, first, options.scratch, options.ipPath);
+  return {
+    perHypothesis,
+    variants: summary,
+    noopInplaceMs: median(noopIn),
+    noopShadowMs: median(noopShadow),
+    copyMBps,
+  };
+}

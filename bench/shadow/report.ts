@@ -1,0 +1,210 @@
+import type { CopyUpFigures } from './copy-up';
+import type { OverheadFigures } from './overhead';
+import type { ParallelFigures } from './parallel';
+import type { HypothesisFigures } from './per-hypothesis';
+import type { ProjectStats } from './projects/project';
+import type { WorktreeFigures } from './worktree';
+
+export interface BenchResults {
+  readonly startedAt: string;
+  readonly quick: boolean;
+  readonly machine: { readonly cores: number; readonly kernel: string; readonly loadAtStart: number[] };
+  readonly projects: Readonly<Record<string, ProjectStats>>;
+  readonly perHypothesis: readonly HypothesisFigures[];
+  readonly copyUp: CopyUpFigures | null;
+  readonly worktree: readonly WorktreeFigures[];
+  readonly parallel: readonly ParallelFigures[];
+  readonly overhead: OverheadFigures;
+  readonly totalSeconds: number;
+}
+
+export const targets = { perHypothesis: 1.15, worktreeSpeedup: 4, parallel: { cargo: 0.8, pytest: 0.6 }, overheadMs: 15 };
+
+const s = (ms: number): string => (ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${(ms / 1000).toFixed(2)} s`);
+const msText = (ms: number): string => `${ms.toFixed(1)} ms`;
+const x = (ratio: number): string => `${ratio.toFixed(2)}×`;
+const verdict = (ok: boolean): string => (ok ? 'PASS' : 'MISS');
+const mb = (bytes: number): string => (bytes / 1e6).toFixed(0);
+
+function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: readonly string[]): string =>
+    cells.map((c, i) => (i < 2 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ');
+  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
+}
+
+function geomean(values: readonly number[]): number {
+  return Math.exp(values.reduce((sum, v) => sum + Math.log(v), 0) / values.length);
+}
+
+function perHypothesisSection(r: BenchResults): string {
+  const t = targets.perHypothesis;
+  const upperOf = (h: string): string => {
+    const run = r.copyUp?.perHypothesis.find((p) => p.hypothesis === h);
+    return run?.upper === null || run === undefined ? '' : mb(run.upper.bytes);
+  };
+  const rows: string[][] = [];
+  for (const f of r.perHypothesis) {
+    const disk = f.diskMs / f.inplaceMs;
+    const tmpfs = f.tmpfsMs / f.inplaceMs;
+    rows.push([
+      f.project,
+      f.hypothesis,
+      String(f.exitCode),
+      s(f.inplaceMs),
+      s(f.diskMs),
+      x(disk),
+      verdict(disk <= t),
+      s(f.tmpfsMs),
+      x(tmpfs),
+      verdict(tmpfs <= t),
+      f.project === 'cargo' ? upperOf(f.hypothesis) : '',
+    ]);
+  }
+  for (const project of [...new Set(r.perHypothesis.map((f) => f.project))]) {
+    const mine = r.perHypothesis.filter((f) => f.project === project);
+    const disk = geomean(mine.map((f) => f.diskMs / f.inplaceMs));
+    const tmpfs = geomean(mine.map((f) => f.tmpfsMs / f.inplaceMs));
+    rows.push([project, '(geomean)', '', '', '', x(disk), verdict(disk <= t), '', x(tmpfs), verdict(tmpfs <= t), '']);
+  }
+  return [
+    `1. Per hypothesis: shadow vs in-place edit-run-revert of the same change (target ≤ ${t}×)`,
+    table(
+      ['project', 'hypothesis', 'exit', 'in-place', 'shadow/disk', 'ratio', '', 'shadow/tmpfs', 'ratio', '', 'upper MB'],
+      rows,
+    ),
+  ].join('\n');
+}
+
+function copyUpSection(r: BenchResults): string {
+  const c = r.copyUp;
+  if (c === null) return '';
+  const lines = ['1b. Where the time goes (cargo; shadows run by hand with the engine argv, upper kept)'];
+  const areas = ['incremental', 'deps', 'target-other', 'sources'];
+  lines.push(
+    table(
+      ['hypothesis', '', 'upper MB', ...areas, 'files'],
+      c.perHypothesis.map((p) => [
+        p.hypothesis,
+        '',
+        p.upper === null ? '' : mb(p.upper.bytes),
+        ...areas.map((a) => (p.upper === null ? '' : mb(p.upper.areas[a] ?? 0))),
+        p.upper === null ? '' : String(p.upper.files),
+      ]),
+    ),
+  );
+  const cargo = r.perHypothesis.filter((f) => f.project === 'cargo');
+  const measured = new Set(
+    c.perHypothesis.map((p) => p.hypothesis).filter((h) => cargo.some((f) => f.hypothesis === h)),
+  );
+  const inplace = cargo.filter((f) => measured.has(f.hypothesis));
+  lines.push(
+    '',
+    `cargo test with no change: in place ${s(c.noopInplaceMs)}, in a shadow ${s(c.noopShadowMs)}` +
+      ` (+${msText(c.noopShadowMs - c.noopInplaceMs)})`,
+    `process time of cargo inside the engine's shadow vs in place (part 1 medians): ` +
+      cargo.map((f) => `${f.hypothesis} ${s(f.diskProcessMs)} vs ${s(f.inplaceProcessMs)}`).join('; '),
+    c.copyMBps === null ? '' : `cp -a of one upper layer on this disk: ${c.copyMBps.toFixed(0)} MB/s`,
+    '',
+    'Variants (median over the first hypotheses × reps; ratio against their in-place medians from part 1):',
+  );
+  const base = inplace.length === 0 ? Number.NaN : geomean(inplace.map((f) => f.inplaceMs));
+  lines.push(
+    table(
+      ['variant', '', 'run', 'rm upper', 'total', 'ratio', 'upper MB'],
+      Object.entries(c.variants).map(([name, v]) => [
+        name,
+        '',
+        s(v.runMs),
+        msText(v.rmMs),
+        s(v.runMs + v.rmMs),
+        x((v.runMs + v.rmMs) / base),
+        v.mb === null ? '' : v.mb.toFixed(0),
+      ]),
+    ),
+  );
+  return lines.join('\n');
+}
+
+function worktreeSection(r: BenchResults): string {
+  const t = targets.worktreeSpeedup;
+  return [
+    `2. Fresh git worktree per attempt (add, write, run, remove) vs a shadow (target: shadow ≥ ${t}× faster)`,
+    table(
+      ['project', '', 'worktree', 'shadow', 'speed-up', ''],
+      r.worktree.map((w) => {
+        const speedup = w.worktreeMs / w.shadowMs;
+        return [w.project, '', s(w.worktreeMs), s(w.shadowMs), x(speedup), w.project === 'cargo' ? verdict(speedup >= t) : ''];
+      }),
+    ),
+  ].join('\n');
+}
+
+function parallelSection(r: BenchResults): string {
+  const t = targets.parallel;
+  return [
+    `3. Four hypotheses in parallel shadows vs four serial in-place runs (target ≤ ${t.cargo}× cargo, ≤ ${t.pytest}× pytest)`,
+    table(
+      ['project', 'upper', 'parallel', '4 serial in-place', 'one shadow run', 'ratio', ''],
+      r.parallel.map((p) => {
+        const ratio = p.parallelMs / p.serialMs;
+        const target = p.project === 'cargo' ? t.cargo : p.project === 'pytest' ? t.pytest : null;
+        return [
+          p.project,
+          p.upper,
+          String(p.parallel),
+          s(p.serialMs),
+          s(p.parallelMs),
+          x(ratio),
+          target === null ? '' : verdict(ratio <= target),
+        ];
+      }),
+    ),
+  ].join('\n');
+}
+
+function overheadSection(r: BenchResults): string {
+  const o = r.overhead;
+  const m = o.medians;
+  const labels: [keyof typeof m, string][] = [
+    ['direct', '`true` spawned directly (engine process runner)'],
+    ['unshare', 'unshare -Urm true'],
+    ['unshareMount', 'unshare -Urm + overlay mount + true'],
+    ['rawSandbox', 'engine namespaces by hand (+net, pid, /proc, lo up)'],
+    ['engineDisk', 'engine: runner.run, one hypothesis, upper on disk'],
+    ['engineTmpfs', 'engine: runner.run, one hypothesis, upper on tmpfs'],
+  ];
+  return [
+    `4. Fixed overhead of a shadow around \`true\` (median of ${o.runs} runs; target ≤ ${targets.overheadMs} ms)`,
+    table(
+      ['how', '', 'median'],
+      labels.map(([k, label]) => [label, '', msText(m[k])]),
+    ),
+    `shadow overhead (engine, disk) = ${msText(o.overheadMs)} ${verdict(o.overheadMs <= targets.overheadMs)};` +
+      ` tmpfs ${msText(o.overheadTmpfsMs)} ${verdict(o.overheadTmpfsMs <= targets.overheadMs)};` +
+      ` engine's own share (engine − by hand) = ${msText(o.engineShareMs)}`,
+  ].join('\n');
+}
+
+export function formatReport(r: BenchResults): string {
+  const projects = Object.entries(r.projects)
+    .map(([k, p]) => `${k}: ${p.files} files, ${p.lines} lines, ${p.tests} tests`)
+    .join('; ');
+  return [
+    `Shadowbox shadow benchmark, ${r.startedAt}${r.quick ? ' (--quick)' : ''}: ${r.machine.cores} cores, ` +
+      `kernel ${r.machine.kernel}, load at start ${r.machine.loadAtStart.map((l) => l.toFixed(2)).join(' ')}`,
+    `Projects: ${projects}`,
+    '',
+    perHypothesisSection(r),
+    '',
+    copyUpSection(r),
+    '',
+    worktreeSection(r),
+    '',
+    parallelSection(r),
+    '',
+    overheadSection(r),
+    '',
+    `Total benchmark time: ${r.totalSeconds.toFixed(0)} s`,
+  ].join('\n');
+}

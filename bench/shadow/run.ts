@@ -1,0 +1,132 @@
+/**
+ * `npm run bench:shadow [-- --quick]`: generates a Rust crate, a pytest project and a TypeScript
+ * project under bench/.work, then measures shadows against in-place runs, git worktrees and serial
+ * runs, prints a table and writes bench/.work/results-shadow.json. See bench/README.md.
+ */
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { findIp } from '../../server/engine/sandbox/probe';
+import { createShadowRunner } from '../../server/engine/shadow';
+import { measureCopyUp, type CopyUpFigures, type CopyUpVariant } from './copy-up';
+import { rewarm, runEnv } from './measure';
+import { measureOverhead } from './overhead';
+import { measureParallel, type ParallelFigures } from './parallel';
+import { measurePerHypothesis, type HypothesisFigures } from './per-hypothesis';
+import type { BenchProject } from './projects/project';
+import { createPytestProject } from './projects/pytest-project';
+import { createRustCrate } from './projects/rust-crate';
+import { createTsProject } from './projects/ts-project';
+import { formatReport, type BenchResults } from './report';
+import { ensureGitRepo, measureWorktree, type WorktreeFigures } from './worktree';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const workDir = path.join(repoRoot, 'bench', '.work');
+const quick = process.argv.includes('--quick');
+
+/** Repetitions per part; a full run stays under about ten minutes on two cores. */
+const plan = quick
+  ? { perHypothesis: { cargo: 1, pytest: 1, ts: 1 }, copyUpReps: 1, copyUpHypotheses: 1, worktree: 1, parallel: 1, overhead: 10 }
+  : { perHypothesis: { cargo: 3, pytest: 3, ts: 2 }, copyUpReps: 1, copyUpHypotheses: 2, worktree: 2, parallel: 2, overhead: 30 };
+const copyUpVariants: CopyUpVariant[] = quick
+  ? ['engine', 'volatile']
+  : ['engine', 'volatile', 'incremental-off', ...(process.getuid?.() === 0 ? (['root-metacopy', 'root-metacopy-volatile'] as const) : [])];
+
+const started = performance.now();
+const log = (line: string): void => {
+  const t = ((performance.now() - started) / 1000).toFixed(0).padStart(4);
+  process.stderr.write(`[${t} s] ${line}\n`);
+};
+
+async function setUp(): Promise<BenchProject[]> {
+  await mkdir(workDir, { recursive: true });
+  const projects = [
+    await createRustCrate(workDir),
+    await createPytestProject(workDir),
+    await createTsProject(workDir, path.join(repoRoot, 'node_modules', '.bin', 'tsc')),
+  ];
+  const env = await runEnv(workDir);
+  for (const project of projects) {
+    await ensureGitRepo(project.dir);
+    log(`warming ${project.kind} (${project.warmCommand.join(' ')})`);
+    await rewarm(project, env);
+  }
+  return projects;
+}
+
+async function main(): Promise<void> {
+  const startedAt = new Date().toISOString();
+  const loadAtStart = os.loadavg();
+  const projects = await setUp();
+  const env = await runEnv(workDir);
+  const dataDir = path.join(workDir, 'data');
+  const runners = {
+    disk: await createShadowRunner({ dataDir, mode: 'overlay' }),
+    tmpfs: await createShadowRunner({ dataDir, mode: 'overlay', tmpfsUpper: true }),
+  };
+  const ipPath = findIp();
+  if (ipPath === null) throw new Error('`ip` not found');
+
+  const perHypothesis: HypothesisFigures[] = [];
+  for (const project of projects) {
+    log(`part 1: ${project.kind}, ${plan.perHypothesis[project.kind]} rep(s) per hypothesis`);
+    perHypothesis.push(...(await measurePerHypothesis(project, runners, env, plan.perHypothesis[project.kind], log)));
+  }
+
+  const cargo = projects.find((p) => p.kind === 'cargo');
+  let copyUp: CopyUpFigures | null = null;
+  if (cargo !== undefined) {
+    log(`part 1b: copy-up and variants (${copyUpVariants.join(', ')})`);
+    copyUp = await measureCopyUp(cargo, env, copyUpVariants, {
+      scratch: path.join(dataDir, 'manual'),
+      ipPath,
+      reps: plan.copyUpReps,
+      variantHypotheses: plan.copyUpHypotheses,
+    });
+  }
+
+  const parallel: ParallelFigures[] = [];
+  for (const project of projects) {
+    log(`part 3: ${project.kind}, 4 hypotheses in parallel`);
+    parallel.push(await measureParallel(project, runners.disk, 'disk', 4, perHypothesis, plan.parallel));
+    parallel.push(await measureParallel(project, runners.tmpfs, 'tmpfs', 4, perHypothesis, plan.parallel));
+    if (project.kind === 'cargo') {
+      parallel.push(await measureParallel(project, runners.tmpfs, 'tmpfs', 2, perHypothesis, plan.parallel));
+    }
+  }
+
+  const worktree: WorktreeFigures[] = [];
+  const worktreeRoot = path.join(workDir, 'worktrees');
+  for (const project of quick ? projects.slice(0, 1) : projects) {
+    log(`part 2: ${project.kind}, fresh git worktree per attempt`);
+    worktree.push(await measureWorktree(project, env, worktreeRoot, perHypothesis, plan.worktree));
+  }
+  await rm(worktreeRoot, { recursive: true, force: true });
+
+  log(`part 4: overhead of a shadow around \`true\`, ${plan.overhead} runs`);
+  const pytest = projects.find((p) => p.kind === 'pytest') ?? projects[0];
+  if (pytest === undefined) throw new Error('no projects');
+  const overhead = await measureOverhead(pytest, runners, path.join(dataDir, 'raw'), env, plan.overhead);
+
+  const results: BenchResults = {
+    startedAt,
+    quick,
+    machine: { cores: os.availableParallelism(), kernel: os.release(), loadAtStart },
+    projects: Object.fromEntries(projects.map((p) => [p.kind, p.stats])),
+    perHypothesis,
+    copyUp,
+    worktree,
+    parallel,
+    overhead,
+    totalSeconds: (performance.now() - started) / 1000,
+  };
+  const jsonPath = path.join(workDir, 'results-shadow.json');
+  await writeFile(jsonPath, `${JSON.stringify(results, null, 2)}\n`);
+  process.stdout.write(`${formatReport(results)}\nResults written to ${path.relative(repoRoot, jsonPath)}\n`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench:shadow failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exitCode = 1;
+});

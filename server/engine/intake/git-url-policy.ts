@@ -1,0 +1,132 @@
+import { lookup } from 'node:dns/promises';
+import ipaddr from 'ipaddr.js';
+import { asRejectedResult, reject, type IntakeResult } from './intake-result';
+
+export interface ResolvedAddress {
+  readonly address: string;
+  readonly family: number;
+}
+
+/** Resolves a host name to every address it has. Injected in tests: no test touches real DNS. */
+export type HostResolver = (hostname: string) => Promise<readonly ResolvedAddress[]>;
+
+export const systemResolver: HostResolver = (hostname) =>
+  lookup(hostname, { all: true, verbatim: true });
+
+export interface GitUrlPolicyOptions {
+  readonly resolver?: HostResolver;
+  /**
+   * TEST ONLY: also admit `http:`, any port and loopback addresses, so integration tests can clone
+   * from a `git http-backend` they start on 127.0.0.1. Off by default. It is a constructor option
+   * and nothing else: no environment variable, CLI flag or request field reaches it, and the
+   * exported default policy (`defaultGitUrlPolicy`) never sets it.
+   */
+  readonly testOnlyAllowLoopback?: boolean;
+}
+
+/** A URL that passed the policy, with the address git must connect to. */
+export interface PinnedGitUrl {
+  readonly href: string;
+  readonly hostname: string;
+  readonly port: number;
+  readonly address: string;
+  /** `-c http.curloptResolve=` value pinning the checked address, or null for an IP literal. */
+  readonly curloptResolve: string | null;
+  readonly protocol: 'https' | 'http';
+}
+
+// Whitespace and controls are stripped silently by WHATWG parsing; we refuse them instead.
+// eslint-disable-next-line no-control-regex
+const unsafeCharacters = /[\u0000-\u0020\u007f\\]/;
+const hostLabel = /^[a-z0-9-]+$/;
+
+export class GitUrlPolicy {
+  readonly #resolver: HostResolver;
+  readonly #loopbackForTests: boolean;
+
+  constructor(options: GitUrlPolicyOptions = {}) {
+    this.#resolver = options.resolver ?? systemResolver;
+    this.#loopbackForTests = options.testOnlyAllowLoopback === true;
+  }
+
+  get allowsPlainHttpForTests(): boolean {
+    return this.#loopbackForTests;
+  }
+
+  async check(raw: string): Promise<IntakeResult<{ readonly url: PinnedGitUrl }>> {
+    try {
+      return { ok: true, url: await this.pin(raw) };
+    } catch (error) {
+      return asRejectedResult(error);
+    }
+  }
+
+  /** Like `check`, but throws the IntakeRejection (for callers inside an intake step). */
+  async pin(raw: string): Promise<PinnedGitUrl> {
+    if (raw.length === 0 || raw.length > 2048 || raw.startsWith('-')) {
+      throw reject('URL_INVALID', 'not a Git URL');
+    }
+    if (unsafeCharacters.test(raw)) {
+      throw reject('URL_INVALID', 'URL contains whitespace, a control character or a backslash');
+    }
+    const url = URL.parse(raw);
+    if (url === null) throw reject('URL_INVALID', 'not a valid absolute URL');
+    const httpAllowed = this.#loopbackForTests && url.protocol === 'http:';
+    if (url.protocol !== 'https:' && !httpAllowed) {
+      throw reject('URL_SCHEME', `only https URLs are accepted, not ${url.protocol}`);
+    }
+    const authority = raw.slice(url.protocol.length + 2).split(/[/?#]/, 1)[0] ?? '';
+    if (url.username !== '' || url.password !== '' || authority.includes('@')) {
+      throw reject('URL_USERINFO', 'credentials in the URL are not accepted');
+    }
+    if (url.search !== '' || url.hash !== '' || raw.includes('?') || raw.includes('#')) {
+      throw reject('URL_QUERY_OR_FRAGMENT', 'query strings and fragments are not accepted');
+    }
+    if (url.port !== '' && !this.#loopbackForTests) {
+      throw reject('URL_PORT', 'only the default https port 443 is accepted');
+    }
+    const port = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
+    const literal = url.hostname.replace(/^\[(.*)\]$/, '$1');
+    const isLiteral = ipaddr.isValid(literal);
+    const addresses = isLiteral ? [literal] : await this.resolve(url.hostname);
+    for (const address of addresses) this.assertPublic(address);
+    const address = addresses[0]!;
+    const pinned = address.includes(':') ? `[${address}]` : address;
+    return {
+      href: url.href,
+      hostname: url.hostname,
+      port,
+      address,
+      curloptResolve: isLiteral ? null : `${url.hostname}:${port}:${pinned}`,
+      protocol: url.protocol === 'https:' ? 'https' : 'http',
+    };
+  }
+
+  private async resolve(hostname: string): Promise<string[]> {
+    if (!hostname.split('.').every((label) => hostLabel.test(label))) {
+      throw reject('URL_INVALID', 'host name has characters outside letters, digits and `-`');
+    }
+    let found: readonly ResolvedAddress[];
+    try {
+      found = await this.#resolver(hostname);
+    } catch (error) {
+      throw reject('URL_RESOLVE_FAILED', `could not resolve ${hostname}: ${String(error)}`);
+    }
+    if (found.length === 0) throw reject('URL_RESOLVE_FAILED', `${hostname} has no address`);
+    return found.map((entry) => entry.address);
+  }
+
+  /** Every address must be plain public unicast; one private answer fails the whole name. */
+  private assertPublic(address: string): void {
+    if (!ipaddr.isValid(address)) throw reject('URL_INVALID', `not an IP address: ${address}`);
+    const range = ipaddr.process(address).range();
+    if (range === 'unicast' || (this.#loopbackForTests && range === 'loopback')) return;
+    throw reject('URL_PRIVATE_ADDRESS', `address ${address} is not public (${range})`, {
+      address,
+      range,
+    });
+  }
+}
+
+/** The policy every request path uses: system DNS, https only, public addresses only. */
+export const defaultGitUrlPolicy = new GitUrlPolicy();

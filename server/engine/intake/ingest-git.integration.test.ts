@@ -1,0 +1,187 @@
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { AppErrorCode } from '../../errors/app-error';
+import { GitUrlPolicy } from './git-url-policy';
+import type { IntakeEvent } from './intake-events';
+import { ingestGit, type IngestGitOptions } from './ingest-git';
+import { makeCraftedRepo, makeFixtureRepo, type FixtureRepo } from './test-support/git-fixtures';
+import {
+  startGitHttpServer,
+  startRedirectServer,
+  startSilentServer,
+  type LoopbackServer,
+} from './test-support/git-http-server';
+import { makeIntakeSandbox, type IntakeSandbox } from './test-support/intake-sandbox';
+
+const pwned = `/tmp/sb-pwned-${process.pid}`;
+// The test-only loopback override, with `git.test` resolving to the server's address.
+const policy = new GitUrlPolicy({
+  resolver: () => Promise.resolve([{ address: '127.0.0.1', family: 4 }]),
+  testOnlyAllowLoopback: true,
+});
+
+describe('ingestGit against git http-backend on loopback', () => {
+  let srv: string;
+  let server: LoopbackServer;
+  let fixture: FixtureRepo;
+  let sandbox: IntakeSandbox;
+  const url = (repo: string) => `http://git.test:${server.port}/${repo}`;
+  const ingest = (options: Partial<IngestGitOptions> & { url: string }) =>
+    ingestGit({ into: sandbox.into, policy, ...options });
+
+  beforeAll(async () => {
+    srv = await mkdtemp(join(tmpdir(), 'sb-git-srv-'));
+    fixture = await makeFixtureRepo(srv, 'fixture');
+    await makeCraftedRepo(srv, 'symlink', (blob, git) =>
+      git(['mktree'], `120000 blob ${blob}\tlink\n`),
+    );
+    await makeCraftedRepo(srv, 'submodule', async (blob, git) => {
+      const inner = await git(['mktree'], `100644 blob ${blob}\tfile\n`);
+      const commit = await git(['commit-tree', inner, '-m', 'inner']);
+      return git(['mktree'], `160000 commit ${commit}\tvendored\n100644 blob ${blob}\tREADME\n`);
+    });
+    await makeCraftedRepo(srv, 'dotgit', async (_blob, git) => {
+      const config = await git(
+        ['hash-object', '-w', '--stdin'],
+        `[core]\n\tfsmonitor = touch ${pwned}\n`,
+      );
+      const dotgit = await git(['mktree'], `100644 blob ${config}\tconfig\n`);
+      return git(['mktree'], `040000 tree ${dotgit}\t.git\n100644 blob ${config}\tREADME\n`);
+    });
+    server = await startGitHttpServer(srv);
+  });
+
+  afterAll(async () => {
+    await server.close();
+    await rm(srv, { recursive: true, force: true });
+  });
+
+  afterEach(async () => {
+    await sandbox.dispose();
+  });
+
+  it('clones the default branch, reports progress and writes plain files only', async () => {
+    sandbox = await makeIntakeSandbox();
+    const events: IntakeEvent[] = [];
+    const result = await ingest({
+      url: url('fixture.git'),
+      events: { emit: (e) => events.push(e) },
+    });
+    expect(result).toEqual({
+      ok: true,
+      dir: sandbox.into,
+      commit: fixture.main,
+      files: 2,
+      bytes: 30,
+    });
+    expect(await readFile(join(sandbox.into, 'src', 'lib.js'), 'utf8')).toBe(
+      'export const v = 2;\n',
+    );
+    expect(existsSync(join(sandbox.into, '.git'))).toBe(false);
+    expect(events.some((e) => e.type === 'intake.git.progress')).toBe(true);
+    expect(events.at(-1)).toEqual({
+      type: 'intake.completed',
+      files: 2,
+      bytes: 30,
+      commit: fixture.main,
+    });
+    // Neither the temporary bare clone nor the staging directory is left beside DIR.
+    expect((await readdir(sandbox.root)).sort()).toEqual(['in', 'out', 'sentinel']);
+  });
+
+  it.each([
+    ['branch', 'feature', 'feature.txt', true],
+    ['tag', 'v1.0', 'feature.txt', false],
+  ])('checks out a %s', async (_kind, ref, probe, present) => {
+    sandbox = await makeIntakeSandbox();
+    const result = await ingest({ url: url('fixture.git'), ref });
+    expect(result.ok && result.commit).toBe(ref === 'feature' ? fixture.feature : fixture.tagged);
+    expect(existsSync(join(sandbox.into, probe))).toBe(present);
+  });
+
+  it('checks out a commit id', async () => {
+    sandbox = await makeIntakeSandbox();
+    const result = await ingest({ url: url('fixture.git'), ref: fixture.tagged });
+    expect(result.ok && result.commit).toBe(fixture.tagged);
+    expect(await readFile(join(sandbox.into, 'src', 'lib.js'), 'utf8')).toBe(
+      'export const v = 1;\n',
+    );
+  });
+
+  const refusals: [string, Partial<IngestGitOptions>, AppErrorCode][] = [
+    ['a tree holding a symlink', { url: 'symlink.git' }, 'GIT_TREE_SYMLINK'],
+    ['a tree holding a submodule (gitlink)', { url: 'submodule.git' }, 'GIT_TREE_SUBMODULE'],
+    ['a committed .git/config with core.fsmonitor', { url: 'dotgit.git' }, 'GIT_TREE_UNSAFE_PATH'],
+    ['an unknown ref', { url: 'fixture.git', ref: 'no-such-branch' }, 'GIT_REF_NOT_FOUND'],
+    [
+      'a ref that looks like an option',
+      { url: 'fixture.git', ref: '--upload-pack=id' },
+      'INVALID_ARGUMENT',
+    ],
+    ['a missing repository', { url: 'absent.git' }, 'GIT_CLONE_FAILED'],
+    [
+      'a clone over the size cap',
+      { url: 'fixture.git', cloneCaps: { maxBytes: 1000 } },
+      'GIT_TOO_LARGE',
+    ],
+    ['a tree over the file cap', { url: 'fixture.git', caps: { maxEntries: 1 } }, 'GIT_TOO_LARGE'],
+  ];
+
+  it.each(refusals)('refuses %s', async (_name, options, code) => {
+    sandbox = await makeIntakeSandbox();
+    const result = await ingest({ ...options, url: url(options.url ?? '') });
+    expect(result.ok ? 'accepted' : result.error.code).toBe(code);
+    await sandbox.assertPristine();
+    expect(existsSync(pwned)).toBe(false);
+  });
+
+  it('does not follow a redirect to loopback', async () => {
+    sandbox = await makeIntakeSandbox();
+    const target = await startGitHttpServer(srv);
+    const redirect = await startRedirectServer(`http://127.0.0.1:${target.port}`);
+    try {
+      const result = await ingest({ url: `http://git.test:${redirect.port}/fixture.git` });
+      expect(result.ok ? 'accepted' : result.error.code).toBe('GIT_REDIRECT');
+      expect(redirect.requests.length).toBeGreaterThan(0);
+      expect(target.requests).toEqual([]);
+      await sandbox.assertPristine();
+    } finally {
+      await redirect.close();
+      await target.close();
+    }
+  });
+
+  it('gives up on a server that never answers (time cap)', async () => {
+    sandbox = await makeIntakeSandbox();
+    const silent = await startSilentServer();
+    try {
+      const result = await ingest({
+        url: `http://git.test:${silent.port}/fixture.git`,
+        cloneCaps: { timeoutMs: 1500 },
+      });
+      expect(result.ok ? 'accepted' : result.error.code).toBe('GIT_TIMEOUT');
+      await sandbox.assertPristine();
+    } finally {
+      await silent.close();
+    }
+  });
+
+  it('is refused by the default policy (no test override): http and loopback', async () => {
+    sandbox = await makeIntakeSandbox();
+    const strict = new GitUrlPolicy({
+      resolver: () => Promise.resolve([{ address: '127.0.0.1', family: 4 }]),
+    });
+    const http = await ingestGit({ url: url('fixture.git'), into: sandbox.into, policy: strict });
+    expect(http.ok ? 'accepted' : http.error.code).toBe('URL_SCHEME');
+    const https = await ingestGit({
+      url: 'https://git.test/fixture.git',
+      into: sandbox.into,
+      policy: strict,
+    });
+    expect(https.ok ? 'accepted' : https.error.code).toBe('URL_PRIVATE_ADDRESS');
+    await sandbox.assertPristine();
+  });
+});

@@ -1,0 +1,105 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { execa } from 'execa';
+
+/** A loopback HTTP server for integration tests; `close` stops it and its children. */
+export interface LoopbackServer {
+  readonly port: number;
+  readonly requests: string[];
+  close(): Promise<void>;
+}
+
+async function listen(server: Server, requests: string[]): Promise<LoopbackServer> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    requests,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => {
+          resolve();
+        });
+      }),
+  };
+}
+
+function serveCgi(projectRoot: string, request: IncomingMessage, response: ServerResponse): void {
+  const url = new URL(request.url ?? '/', 'http://loopback');
+  const child = execa('git', ['http-backend'], {
+    extendEnv: false,
+    reject: false,
+    buffer: false,
+    stdin: 'pipe',
+    env: {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      GIT_CONFIG_NOSYSTEM: '1',
+      GIT_CONFIG_GLOBAL: '/dev/null',
+      GIT_PROJECT_ROOT: projectRoot,
+      GIT_HTTP_EXPORT_ALL: '1',
+      PATH_INFO: decodeURIComponent(url.pathname),
+      QUERY_STRING: url.search.slice(1),
+      REQUEST_METHOD: request.method ?? 'GET',
+      CONTENT_TYPE: request.headers['content-type'] ?? '',
+      HTTP_CONTENT_ENCODING: request.headers['content-encoding'] ?? '',
+      GIT_PROTOCOL: String(request.headers['git-protocol'] ?? ''),
+      REMOTE_ADDR: '127.0.0.1',
+    },
+  });
+  request.pipe(child.stdin);
+  let head = Buffer.alloc(0);
+  let headersDone = false;
+  child.stdout.on('data', (chunk: Buffer) => {
+    if (headersDone) {
+      response.write(chunk);
+      return;
+    }
+    head = Buffer.concat([head, chunk]);
+    const end = head.indexOf('\r\n\r\n');
+    if (end === -1) return;
+    headersDone = true;
+    let status = 200;
+    for (const line of head.subarray(0, end).toString('latin1').split('\r\n')) {
+      const [name = '', ...rest] = line.split(':');
+      const value = rest.join(':').trim();
+      if (name.toLowerCase() === 'status') status = Number.parseInt(value, 10);
+      else response.setHeader(name, value);
+    }
+    response.writeHead(status);
+    response.write(head.subarray(end + 4));
+  });
+  void child.then(() => {
+    if (!headersDone) response.writeHead(500);
+    response.end();
+  });
+}
+
+/** Serves every bare repository under `projectRoot` with `git http-backend` (smart HTTP). */
+export function startGitHttpServer(projectRoot: string): Promise<LoopbackServer> {
+  const requests: string[] = [];
+  const server = createServer((request, response) => {
+    requests.push(`${request.method ?? ''} ${request.url ?? ''}`);
+    serveCgi(projectRoot, request, response);
+  });
+  return listen(server, requests);
+}
+
+/** Answers every request with a redirect to `target` + the requested path. */
+export function startRedirectServer(target: string, status = 302): Promise<LoopbackServer> {
+  const requests: string[] = [];
+  const server = createServer((request, response) => {
+    requests.push(`${request.method ?? ''} ${request.url ?? ''}`);
+    response.writeHead(status, { location: `${target}${request.url ?? '/'}` });
+    response.end();
+  });
+  return listen(server, requests);
+}
+
+/** Accepts requests and never answers: for the clone time cap. */
+export function startSilentServer(): Promise<LoopbackServer> {
+  const requests: string[] = [];
+  const server = createServer((request) => {
+    requests.push(`${request.method ?? ''} ${request.url ?? ''}`);
+  });
+  return listen(server, requests);
+}

@@ -1,0 +1,37 @@
+// meson test: the closing block
+//   Ok:                 2
+//   Expected Fail:      1
+//   Fail:               1
+//   Unexpected Pass:    1
+//   Skipped:            1
+//   Timeout:            0
+// read from its last `Ok:` line (verbose runs print test output, which could imitate it, earlier).
+// Decisions: Unexpected Pass and Timeout count as failed (meson fails the run and lists them under
+// "Summary of Failures"); Expected Fail counts as skipped (consistent with pytest's xfail).
+// A build failure (`Could not rebuild`) prints no block: `parsed: false`. `No tests defined.` is
+// `parsed: true` with 0/0/0.
+import { counts, unparsed, type TestCounts } from './types';
+import { lastIndexMatching, num, toLines } from './text';
+
+export const mesonOkPattern = /^Ok:\s+\d+\s*$/;
+export const mesonNoTestsPattern = /^No tests defined\.$/;
+const itemPattern = /^([A-Za-z ]+):\s+(\d+)\s*$/;
+
+export function parseMeson(output: string): TestCounts {
+  const lines = toLines(output);
+  const index = lastIndexMatching(lines, mesonOkPattern);
+  if (index < 0)
+    return lines.some((line) => mesonNoTestsPattern.test(line)) ? counts(0, 0, 0) : unparsed();
+  const values = new Map<string, number>();
+  for (const line of lines.slice(index)) {
+    const match = itemPattern.exec(line);
+    if (match === null) break;
+    values.set(match[1] ?? '', num(match[2]));
+  }
+  const value = (key: string): number => values.get(key) ?? 0;
+  return counts(
+    value('Ok'),
+    value('Fail') + value('Unexpected Pass') + value('Timeout'),
+    value('Skipped') + value('Expected Fail'),
+  );
+}

@@ -1,0 +1,57 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Execution, ExecutionRequest, HypothesisExecutor } from '../executor';
+
+export interface ScriptedRun {
+  readonly output?: string;
+  readonly exitCode?: number | null;
+  readonly timedOut?: boolean;
+  readonly reports?: readonly string[];
+  readonly problem?: string | null;
+  readonly spawnError?: string | null;
+  readonly delayMs?: number;
+}
+
+/** An executor that plays back scripted outcomes by hypothesis name and records how it was used. */
+export function fakeExecutor(
+  script: Readonly<Record<string, ScriptedRun>>,
+  options: { parallelSafe?: boolean } = {},
+): HypothesisExecutor & {
+  readonly requests: ExecutionRequest[];
+  readonly maxConcurrent: () => number;
+} {
+  const requests: ExecutionRequest[] = [];
+  let running = 0;
+  let max = 0;
+  return {
+    mode: options.parallelSafe === false ? 'inplace' : 'overlay',
+    parallelSafe: options.parallelSafe ?? true,
+    requests,
+    maxConcurrent: () => max,
+    async execute(request): Promise<Execution> {
+      requests.push(request);
+      running += 1;
+      max = Math.max(max, running);
+      const run = script[request.hypothesis.name] ?? {};
+      await sleep(run.delayMs ?? 5);
+      const output = run.output ?? '';
+      for (const line of output.split('\n')) request.onLine?.(line);
+      running -= 1;
+      return {
+        process: {
+          exitCode: run.exitCode === undefined ? 0 : run.exitCode,
+          signal: null,
+          timedOut: run.timedOut ?? false,
+          cancelled: false,
+          durationMs: run.delayMs ?? 5,
+          output: { text: output, totalBytes: output.length, truncated: false },
+          spawnError: run.spawnError ?? null,
+        },
+        reports: run.reports ?? [],
+        problem: run.problem ?? null,
+      };
+    },
+  };
+}
+
+export const cargoSummary = (passed: number, failed: number): string =>
+  `running ${passed + failed} tests\n\ntest result: ${failed === 0 ? 'ok' : 'FAILED'}. ${passed} passed; ${failed} failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.01s\n`;

@@ -1,0 +1,180 @@
+import { randomUUID } from 'node:crypto';
+import { copyFile, lstat, readFile, rm } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { AppError } from '../../errors/app-error';
+import { git, gitText } from './git';
+import { withRepoLock } from './repo-lock';
+import type { SourceRepo } from './source-repo';
+import {
+  assertCommitId,
+  assertWorkspaceId,
+  taskRef,
+  worktreePath,
+  type WorkspaceLayout,
+} from './workspace-layout';
+
+const checkpointIdentity = {
+  GIT_AUTHOR_NAME: 'Shadowbox',
+  GIT_AUTHOR_EMAIL: 'checkpoint@shadowbox.invalid',
+  GIT_COMMITTER_NAME: 'Shadowbox',
+  GIT_COMMITTER_EMAIL: 'checkpoint@shadowbox.invalid',
+};
+
+// eslint-disable-next-line no-control-regex
+const cleanLabel = (label: string): string =>
+  label
+    .replace(/[\u0000-\u001f\u007f]+/g, ' ')
+    .trim()
+    .slice(0, 200) || 'checkpoint';
+
+/**
+ * A task's own checkout of its source: a `git worktree` sharing the source's object store, at a
+ * stable path. Host-side git talks to it only through the per-worktree admin dir inside the
+ * server-owned repository; the `.git` file in the worktree (which a task could rewrite) is never read.
+ */
+export class TaskWorktree {
+  private constructor(
+    readonly taskId: string,
+    readonly path: string,
+    private readonly source: SourceRepo,
+    private readonly adminDir: string,
+  ) {}
+
+  static async create(options: {
+    readonly layout: WorkspaceLayout;
+    readonly source: SourceRepo;
+    readonly taskId: string;
+    readonly commit: string;
+  }): Promise<TaskWorktree> {
+    const { layout, source, taskId, commit } = options;
+    assertWorkspaceId('task', taskId);
+    assertCommitId(commit);
+    const path = worktreePath(layout, taskId);
+    if (
+      await lstat(path).then(
+        () => true,
+        () => false,
+      )
+    ) {
+      throw new AppError('CONFLICT', `a worktree for task ${taskId} already exists`);
+    }
+    const adminDir = join(source.gitDir, 'worktrees', basename(path));
+    await withRepoLock(source.gitDir, async () => {
+      await git({
+        gitDir: source.gitDir,
+        args: ['worktree', 'add', '--quiet', '--detach', path, commit],
+      });
+      await git({ gitDir: source.gitDir, args: ['update-ref', taskRef(taskId), commit] });
+    });
+    const recorded = (await readFile(join(adminDir, 'gitdir'), 'utf8')).trim();
+    if (recorded !== join(path, '.git')) {
+      throw new AppError('INTERNAL', `worktree admin dir mismatch for task ${taskId}`);
+    }
+    return new TaskWorktree(taskId, path, source, adminDir);
+  }
+
+  /** Re-attaches to an existing worktree (e.g. after a restart), trusting only server-owned files. */
+  static async open(options: {
+    readonly layout: WorkspaceLayout;
+    readonly source: SourceRepo;
+    readonly taskId: string;
+  }): Promise<TaskWorktree> {
+    assertWorkspaceId('task', options.taskId);
+    const path = worktreePath(options.layout, options.taskId);
+    const adminDir = join(options.source.gitDir, 'worktrees', options.taskId);
+    const recorded = await readFile(join(adminDir, 'gitdir'), 'utf8').catch(() => '');
+    if (recorded.trim() !== join(path, '.git')) {
+      throw new AppError('NOT_FOUND', `no worktree for task ${options.taskId}`);
+    }
+    return new TaskWorktree(options.taskId, path, options.source, adminDir);
+  }
+
+  private run(args: readonly string[], env?: Record<string, string>, input?: string) {
+    return git({
+      gitDir: this.adminDir,
+      workTree: this.path,
+      cwd: this.path,
+      args,
+      ...(env === undefined ? {} : { env }),
+      ...(input === undefined ? {} : { input }),
+    });
+  }
+
+  head(): Promise<string> {
+    return gitText({
+      gitDir: this.adminDir,
+      workTree: this.path,
+      args: ['rev-parse', '--verify', 'HEAD'],
+    });
+  }
+
+  /** Commits everything in the worktree (ignored files excepted) and returns the new commit id. */
+  checkpoint(label: string): Promise<string> {
+    return withRepoLock(this.source.gitDir, async () => {
+      await this.run(['add', '--all']);
+      await this.run(
+        ['commit', '--quiet', '--no-verify', '--allow-empty', '--file=-'],
+        checkpointIdentity,
+        `${cleanLabel(label)}\n`,
+      );
+      const sha = await this.head();
+      await git({ gitDir: this.source.gitDir, args: ['update-ref', taskRef(this.taskId), sha] });
+      return sha;
+    });
+  }
+
+  /** Makes the worktree exactly the tree of `sha`: tracked changes reset, every other file removed. */
+  rollbackTo(sha: string): Promise<void> {
+    assertCommitId(sha);
+    return withRepoLock(this.source.gitDir, async () => {
+      await this.run(['reset', '--quiet', '--hard', sha]);
+      await this.run(['clean', '-ffdxq']);
+      await git({ gitDir: this.source.gitDir, args: ['update-ref', taskRef(this.taskId), sha] });
+    });
+  }
+
+  /**
+   * The exact bytes of a unified diff from `sha` to the worktree as it is now, untracked files
+   * included: staged into a throwaway index so the task's own index is untouched.
+   */
+  diffSince(sha: string): Promise<Buffer> {
+    assertCommitId(sha);
+    return withRepoLock(this.source.gitDir, async () => {
+      const index = join(this.adminDir, `diff-${randomUUID()}.index`);
+      try {
+        await copyFile(join(this.adminDir, 'index'), index);
+        const env = { GIT_INDEX_FILE: index };
+        await this.run(['add', '--all'], env);
+        return await this.run(
+          [
+            'diff',
+            '--cached',
+            '--binary',
+            '--full-index',
+            '--find-renames',
+            '--no-ext-diff',
+            '--no-textconv',
+            '--no-color',
+            sha,
+          ],
+          env,
+        );
+      } finally {
+        await rm(index, { force: true });
+      }
+    });
+  }
+
+  /**
+   * Removes the checkout and its registration; the commits stay in the source's object store.
+   * Deletes the directory itself rather than asking `git worktree remove`, which refuses when the
+   * task has replaced the worktree's `.git` file, and then lets git drop the dangling registration.
+   */
+  remove(): Promise<void> {
+    return withRepoLock(this.source.gitDir, async () => {
+      await rm(this.path, { recursive: true, force: true });
+      await git({ gitDir: this.source.gitDir, args: ['worktree', 'prune', '--expire=now'] });
+      await git({ gitDir: this.source.gitDir, args: ['update-ref', '-d', taskRef(this.taskId)] });
+    });
+  }
+}
