@@ -28,9 +28,12 @@ export type CopyUpVariant =
   | 'root-metacopy-volatile';
 
 export interface UpperUsage {
+  /** Bytes of data blocks the upper layer holds (what was copied up or written). */
   readonly bytes: number;
+  /** Apparent size: larger than `bytes` when metacopy left files without their data. */
+  readonly apparentBytes: number;
   readonly files: number;
-  /** Bytes by area: target/debug/incremental, target/debug/deps, the rest of target/, sources. */
+  /** Allocated bytes by area: target/debug/incremental, target/debug/deps, the rest of target/, sources. */
   readonly areas: Readonly<Record<string, number>>;
 }
 
@@ -66,26 +69,29 @@ function areaOf(relative: string): string {
   return 'sources';
 }
 
-/** Apparent sizes of the regular files in an upper directory (whiteouts and dirs count 0 bytes). */
+/** Sizes of the regular files in an upper directory (whiteouts and dirs count 0 bytes). */
 export async function upperUsage(upper: string): Promise<UpperUsage> {
   const areas: Record<string, number> = {};
   let bytes = 0;
+  let apparentBytes = 0;
   let files = 0;
   const walk = async (dir: string): Promise<void> => {
     for (const entry of await readdir(dir, { withFileTypes: true })) {
       const full = path.join(dir, entry.name);
       if (entry.isDirectory()) await walk(full);
       else if (entry.isFile()) {
-        const size = (await lstat(full)).size;
+        const stats = await lstat(full);
+        const size = stats.blocks * 512;
         const area = areaOf(path.relative(upper, full));
         areas[area] = (areas[area] ?? 0) + size;
         bytes += size;
+        apparentBytes += stats.size;
         files += 1;
       }
     }
   };
   await walk(upper);
-  return { bytes, files, areas };
+  return { bytes, apparentBytes, files, areas };
 }
 
 export async function manualShadow(

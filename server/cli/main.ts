@@ -47,7 +47,10 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
       return error.code === 'INTERNAL' ? exitCodes.failure : exitCodes.rejected;
     }
     // node:util parseArgs refuses unknown or malformed options with a clear message of its own.
-    if (error instanceof TypeError && String((error as NodeJS.ErrnoException).code).startsWith('ERR_PARSE_ARGS')) {
+    if (
+      error instanceof TypeError &&
+      String((error as NodeJS.ErrnoException).code).startsWith('ERR_PARSE_ARGS')
+    ) {
       io.stderr.write(`shadowbox ${name}: ${error.message}\n`);
       return exitCodes.rejected;
     }

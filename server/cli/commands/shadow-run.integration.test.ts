@@ -7,8 +7,17 @@ import { pytestCalc, pytestFiles, writeProject } from '../../engine/shadow/test-
 import { snapshotTree } from '../../engine/shadow/test-support/tree-snapshot';
 
 const root = path.resolve(import.meta.dirname, '../../..');
+const env = { SHADOWBOX_DATA_DIR: path.join(os.tmpdir(), 'sbx-cli-data') };
+/** The installed command, as a user runs it from the project root. */
+const npxShadowbox = (args: string[]) =>
+  execa('npx', ['shadowbox', ...args], { cwd: root, reject: false, env });
+/** The same entry point from any directory (npx would look for the package elsewhere). */
 const shadowbox = (args: string[], cwd = root) =>
-  execa('npx', ['shadowbox', ...args], { cwd, reject: false, env: { SHADOWBOX_DATA_DIR: path.join(os.tmpdir(), 'sbx-cli-data') } });
+  execa(process.execPath, [path.join(root, 'bin/shadowbox.mjs'), ...args], {
+    cwd,
+    reject: false,
+    env,
+  });
 
 const pytest = ['python3', '-m', 'pytest', '-q', '-p', 'no:cacheprovider'];
 
@@ -28,7 +37,7 @@ describe('npx shadowbox shadow-run', () => {
       }),
     );
     const before = await snapshotTree(workspace);
-    const result = await shadowbox([
+    const result = await npxShadowbox([
       'shadow-run',
       path.join(specDir, 'spec.json'),
       '--workspace',
@@ -38,15 +47,44 @@ describe('npx shadowbox shadow-run', () => {
       ...pytest,
     ]);
     expect(result.exitCode).toBe(0);
-    const report = JSON.parse(result.stdout) as Record<string, unknown> & { hypotheses: Record<string, unknown>[] };
-    expect(Object.keys(report).sort()).toEqual(['applied', 'hypotheses', 'mode', 'winner', 'winnerDiff']);
+    const report = JSON.parse(result.stdout) as Record<string, unknown> & {
+      hypotheses: Record<string, unknown>[];
+    };
+    expect(Object.keys(report).sort()).toEqual([
+      'applied',
+      'hypotheses',
+      'mode',
+      'winner',
+      'winnerDiff',
+    ]);
     expect(report).toMatchObject({ mode: 'overlay', winner: 'plus', applied: false });
     expect(report.winnerDiff).toContain('-    return a - b\n+    return a + b\n');
     expect(report.hypotheses.map((h) => h.name)).toEqual(['plus', 'baseline', 'mul']);
     expect(Object.keys(report.hypotheses[0]!).sort()).toEqual(
-      ['changedLines', 'durationMs', 'error', 'exitCode', 'failed', 'name', 'outputTail', 'parsed', 'passed', 'rank', 'signal', 'skipped', 'timedOut'].sort(),
+      [
+        'changedLines',
+        'durationMs',
+        'error',
+        'exitCode',
+        'failed',
+        'name',
+        'outputTail',
+        'parsed',
+        'passed',
+        'rank',
+        'signal',
+        'skipped',
+        'timedOut',
+      ].sort(),
     );
-    expect(report.hypotheses[0]).toMatchObject({ passed: 2, failed: 0, skipped: 0, parsed: true, exitCode: 0, changedLines: 2 });
+    expect(report.hypotheses[0]).toMatchObject({
+      passed: 2,
+      failed: 0,
+      skipped: 0,
+      parsed: true,
+      exitCode: 0,
+      changedLines: 2,
+    });
     expect(result.stderr).toContain('plus finished');
     expect(await snapshotTree(workspace)).toEqual(before);
   });
@@ -54,7 +92,12 @@ describe('npx shadowbox shadow-run', () => {
   it('prints a ranked table and applies the winner with --apply', async () => {
     const workspace = await writeProject('sbx-cli-apply-', pytestFiles);
     const spec = path.join(workspace, '..', `${path.basename(workspace)}.json`);
-    await writeFile(spec, JSON.stringify({ hypotheses: [{ name: 'plus', edits: [{ path: 'calc.py', content: pytestCalc.fixed }] }] }));
+    await writeFile(
+      spec,
+      JSON.stringify({
+        hypotheses: [{ name: 'plus', edits: [{ path: 'calc.py', content: pytestCalc.fixed }] }],
+      }),
+    );
     const result = await shadowbox(['shadow-run', spec, '--apply', '--', ...pytest], workspace);
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toMatch(/plus\s+exit 0 .* 2 passed, 0 failed .*<- winner/);
@@ -75,9 +118,18 @@ describe('npx shadowbox shadow-run', () => {
   it.each([
     [['shadow-run', 'spec.json'], "no test command: give it after '--'"],
     [['shadow-run', '--', 'true'], "expected exactly one SPEC.json before '--', got 0"],
-    [['shadow-run', '/nonexistent/spec.json', '--', 'true'], "cannot read the spec '/nonexistent/spec.json'"],
-    [['shadow-run', 'x.json', '--mode', 'fast', '--', 'true'], "--mode must be auto, overlay or inplace, got 'fast'"],
-    [['shadow-run', 'x.json', '--parallel', 'two', '--', 'true'], "--parallel must be a positive integer, got 'two'"],
+    [
+      ['shadow-run', '/nonexistent/spec.json', '--', 'true'],
+      "cannot read the spec '/nonexistent/spec.json'",
+    ],
+    [
+      ['shadow-run', 'x.json', '--mode', 'fast', '--', 'true'],
+      "--mode must be auto, overlay or inplace, got 'fast'",
+    ],
+    [
+      ['shadow-run', 'x.json', '--parallel', 'two', '--', 'true'],
+      "--parallel must be a positive integer, got 'two'",
+    ],
   ])('refuses %j with exit 2 and a message', async (args, message) => {
     const result = await shadowbox(args);
     expect(result.exitCode).toBe(2);
@@ -87,7 +139,10 @@ describe('npx shadowbox shadow-run', () => {
   it('refuses an invalid spec naming where it is wrong', async () => {
     const workspace = await writeProject('sbx-cli-bad-', pytestFiles);
     const spec = `${workspace}.json`;
-    await writeFile(spec, JSON.stringify({ hypotheses: [{ name: 'x', edits: [{ path: 'calc.py' }] }] }));
+    await writeFile(
+      spec,
+      JSON.stringify({ hypotheses: [{ name: 'x', edits: [{ path: 'calc.py' }] }] }),
+    );
     const result = await shadowbox(['shadow-run', spec, '--workspace', workspace, '--', 'true']);
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toMatch(/the spec '.*' is invalid at hypotheses\.0\.edits\.0/);

@@ -1,8 +1,6 @@
 import { constants } from 'node:fs';
 import { chmod, mkdir, open } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { reject } from './intake-result';
 
 /** Only two modes survive intake: executable or not. Setuid, setgid, sticky and odd bits are dropped. */
@@ -10,6 +8,7 @@ export const fileModeOf = (sourceMode: number): number =>
   (sourceMode & 0o111) !== 0 ? 0o755 : 0o644;
 
 // Exclusive create refuses to reuse anything already there; no-follow refuses a symlink at the leaf.
+const flushBytes = 1024 * 1024;
 const createFlags =
   constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
 
@@ -49,43 +48,44 @@ export class ArchiveWriter {
     onBytes: (bytes: number) => void,
   ): Promise<number> {
     await this.directory(segments.slice(0, -1));
+    const entry = segments.join('/');
     const handle = await open(join(this.root, ...segments), createFlags, 0o600);
-    let written = 0;
-    const counter = new Transform({
-      transform(chunk: Buffer, _encoding, callback) {
-        written += chunk.length;
-        if (written > declaredSize) {
-          callback(
-            reject('ARCHIVE_SIZE_MISMATCH', 'entry holds more bytes than it declares', {
-              entry: segments.join('/'),
-            }),
-          );
-          return;
-        }
-        try {
-          onBytes(chunk.length);
-        } catch (error) {
-          callback(error as Error);
-          return;
-        }
-        callback(null, chunk);
-      },
-    });
-    let sink;
     try {
       await handle.chmod(fileModeOf(sourceMode));
-      sink = handle.createWriteStream(); // owns the descriptor from here on, closing it on any end
-    } catch (error) {
+      let written = 0;
+      let pending: Buffer[] = [];
+      let pendingBytes = 0;
+      // Whole small files in one write() (most source files), large ones in 1 MiB batches.
+      const flush = async (): Promise<void> => {
+        if (pendingBytes === 0) return;
+        await handle.write(
+          pending.length === 1 ? pending[0]! : Buffer.concat(pending, pendingBytes),
+        );
+        pending = [];
+        pendingBytes = 0;
+      };
+      // Opened only now, so every error the source raises reaches this loop's iterator.
+      for await (const chunk of await openSource()) {
+        written += chunk.length;
+        if (written > declaredSize) {
+          throw reject('ARCHIVE_SIZE_MISMATCH', 'entry holds more bytes than it declares', {
+            entry,
+          });
+        }
+        onBytes(chunk.length);
+        pending.push(chunk);
+        pendingBytes += chunk.length;
+        if (pendingBytes >= flushBytes) await flush();
+      }
+      await flush();
+      if (written !== declaredSize) {
+        throw reject('ARCHIVE_SIZE_MISMATCH', 'entry holds fewer bytes than it declares', {
+          entry,
+        });
+      }
+      return written;
+    } finally {
       await handle.close();
-      throw error;
     }
-    // The source is opened only now so that no error it raises can fire before pipeline listens.
-    await pipeline(await openSource(), counter, sink);
-    if (written !== declaredSize) {
-      throw reject('ARCHIVE_SIZE_MISMATCH', 'entry holds fewer bytes than it declares', {
-        entry: segments.join('/'),
-      });
-    }
-    return written;
   }
 }

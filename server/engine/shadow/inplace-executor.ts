@@ -53,7 +53,7 @@ export function createInPlaceExecutor(options: {
       const dir = await createRunDir(options.scratchRoot(workspace));
       const journal = await planJournal(workspace, dir, hypothesis.changes);
       const written: JournalEntry[] = [];
-      let notRestored: string[] = [];
+      let notRestored: string[];
       let result: ProcessResult;
       const reports: string[] = [];
       try {
