@@ -102,7 +102,11 @@ export async function manualShadow(
 ): Promise<ManualRun> {
   await mkdir(options.scratch, { recursive: true });
   const dir = await mkdtemp(path.join(options.scratch, 'manual-'));
-  const [upper, work, home] = ['upper', 'work', 'home'].map((d) => path.join(dir, d)) as [string, string, string];
+  const [upper, work, home] = ['upper', 'work', 'home'].map((d) => path.join(dir, d)) as [
+    string,
+    string,
+    string,
+  ];
   const started = performance.now();
   await Promise.all([upper, work, home].map((d) => mkdir(d)));
   for (const edit of hypothesis.edits) {
@@ -112,12 +116,20 @@ export async function manualShadow(
   const deleteList = path.join(dir, 'delete-list');
   await writeFile(deleteList, '');
   const command = sandboxCommand(
-    { kind: 'overlay', root: project.dir, upper, work, deleteList, tmpfsUpper: variant.startsWith('tmpfs') },
+    {
+      kind: 'overlay',
+      root: project.dir,
+      upper,
+      work,
+      deleteList,
+      tmpfsUpper: variant.startsWith('tmpfs'),
+    },
     project.command,
     { ipPath: options.ipPath },
   );
   const script = command.args[command.args.indexOf('-c') + 1] ?? '';
-  const extra: Record<string, string> = variant === 'incremental-off' ? { CARGO_INCREMENTAL: '0' } : {};
+  const extra: Record<string, string> =
+    variant === 'incremental-off' ? { CARGO_INCREMENTAL: '0' } : {};
   const result = await runProcess(command.file, transform(variant, command.args, script), {
     cwd: dir,
     env: sandboxEnv({ home, tmpdir: home, extra }),
@@ -125,17 +137,33 @@ export async function manualShadow(
     killGraceMs: 0,
   });
   const runMs = performance.now() - started;
-  if (result.exitCode === 125) throw new Error(`${variant}: sandbox set-up failed: ${result.output.text}`);
-  const upperFigures = options.inspect && !variant.startsWith('tmpfs') ? await upperUsage(upper) : null;
+  if (result.exitCode === 125)
+    throw new Error(`${variant}: sandbox set-up failed: ${result.output.text}`);
+  const upperFigures =
+    options.inspect && !variant.startsWith('tmpfs') ? await upperUsage(upper) : null;
   const { ms: rmMs } = await timed(() => rm(dir, { recursive: true, force: true }));
-  return { variant, hypothesis: hypothesis.name, exitCode: result.exitCode, runMs, rmMs, upper: upperFigures };
+  return {
+    variant,
+    hypothesis: hypothesis.name,
+    exitCode: result.exitCode,
+    runMs,
+    rmMs,
+    upper: upperFigures,
+  };
+}
+
+export interface VariantFigures {
+  readonly hypotheses: readonly string[];
+  /** Median over runs, ms; `mb` is the median data held by the upper layer (null on tmpfs). */
+  readonly runMs: number;
+  readonly rmMs: number;
+  readonly mb: number | null;
 }
 
 export interface CopyUpFigures {
   /** The engine's upper layer per hypothesis. */
   readonly perHypothesis: readonly ManualRun[];
-  /** Median run + rm time per variant over the measured hypotheses, ms. */
-  readonly variants: Readonly<Partial<Record<CopyUpVariant, { runMs: number; rmMs: number; mb: number | null }>>>;
+  readonly variants: Readonly<Partial<Record<CopyUpVariant, VariantFigures>>>;
   /** `cargo test` with no change: in place, and in a shadow (engine argv). */
   readonly noopInplaceMs: number;
   readonly noopShadowMs: number;
@@ -143,7 +171,12 @@ export interface CopyUpFigures {
   readonly copyMBps: number | null;
 }
 
-async function copyRate(project: BenchProject, hypothesis: Hypothesis, scratch: string, ipPath: string) {
+async function copyRate(
+  project: BenchProject,
+  hypothesis: Hypothesis,
+  scratch: string,
+  ipPath: string,
+) {
   // Re-run once keeping the upper, copy it with cp -a, and time that.
   const dir = await mkdtemp(path.join(scratch, 'copy-'));
   const upper = path.join(dir, 'upper');
@@ -154,7 +187,14 @@ async function copyRate(project: BenchProject, hypothesis: Hypothesis, scratch: 
     await writeFile(path.join(upper, edit.path), edit.content);
   }
   const command = sandboxCommand(
-    { kind: 'overlay', root: project.dir, upper, work, deleteList: path.join(dir, 'deletes'), tmpfsUpper: false },
+    {
+      kind: 'overlay',
+      root: project.dir,
+      upper,
+      work,
+      deleteList: path.join(dir, 'deletes'),
+      tmpfsUpper: false,
+    },
     project.command,
     { ipPath },
   );
@@ -170,6 +210,9 @@ async function copyRate(project: BenchProject, hypothesis: Hypothesis, scratch: 
   return bytes / 1e6 / (ms / 1000);
 }
 
+/** Variants too slow to repeat: measured once, on the first hypothesis. */
+const slowVariants: readonly CopyUpVariant[] = ['incremental-off'];
+
 export async function measureCopyUp(
   project: BenchProject,
   env: Readonly<Record<string, string>>,
@@ -183,17 +226,19 @@ export async function measureCopyUp(
   const runs: ManualRun[] = [];
   const measured = project.hypotheses.slice(0, options.variantHypotheses);
   for (let rep = 0; rep < options.reps; rep += 1) {
-    for (const h of measured) {
+    for (const [i, h] of measured.entries()) {
       for (const variant of variants) {
+        if (slowVariants.includes(variant) && (rep > 0 || i > 0)) continue;
         runs.push(await manualShadow(project, h, variant, { ...options, inspect: rep === 0 }));
       }
     }
   }
-  const summary: Partial<Record<CopyUpVariant, { runMs: number; rmMs: number; mb: number | null }>> = {};
+  const summary: Partial<Record<CopyUpVariant, VariantFigures>> = {};
   for (const variant of variants) {
     const mine = runs.filter((r) => r.variant === variant);
     const sizes = mine.flatMap((r) => (r.upper === null ? [] : [r.upper.bytes / 1e6]));
     summary[variant] = {
+      hypotheses: [...new Set(mine.map((r) => r.hypothesis))],
       runMs: median(mine.map((r) => r.runMs)),
       rmMs: median(mine.map((r) => r.rmMs)),
       mb: sizes.length === 0 ? null : median(sizes),
@@ -204,7 +249,9 @@ export async function measureCopyUp(
   const noop: Hypothesis = { name: 'no-op', edits: [], delete: [] };
   for (let rep = 0; rep < Math.max(2, options.reps); rep += 1) {
     noopIn.push((await timed(() => runIn(project.dir, project.command, env))).ms);
-    noopShadow.push((await manualShadow(project, noop, 'engine', { ...options, inspect: false })).runMs);
+    noopShadow.push(
+      (await manualShadow(project, noop, 'engine', { ...options, inspect: false })).runMs,
+    );
   }
   const first = project.hypotheses[0];
   const copyMBps =

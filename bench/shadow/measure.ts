@@ -54,7 +54,10 @@ export async function runIn(
 }
 
 /** Untimed: brings the workspace's build cache back to the files as they are on disk. */
-export async function rewarm(project: BenchProject, env: Readonly<Record<string, string>>): Promise<void> {
+export async function rewarm(
+  project: BenchProject,
+  env: Readonly<Record<string, string>>,
+): Promise<void> {
   const result = await runIn(project.dir, project.warmCommand, env);
   if (result.exitCode !== 0) {
     throw new Error(`warming ${project.kind} failed (${result.exitCode}):\n${result.output.text}`);
@@ -73,16 +76,23 @@ export async function inPlaceRun(
 ): Promise<Sample> {
   const started = performance.now();
   const originals = await Promise.all(
-    hypothesis.edits.map(async (e) => [e.path, await readFile(path.join(project.dir, e.path))] as const),
+    hypothesis.edits.map(
+      async (e) => [e.path, await readFile(path.join(project.dir, e.path))] as const,
+    ),
   );
   let result: ProcessResult;
   try {
-    for (const edit of hypothesis.edits) await writeFile(path.join(project.dir, edit.path), edit.content);
+    for (const edit of hypothesis.edits)
+      await writeFile(path.join(project.dir, edit.path), edit.content);
     result = await runIn(project.dir, project.command, env);
   } finally {
     for (const [file, content] of originals) await writeFile(path.join(project.dir, file), content);
   }
-  return { ms: performance.now() - started, exitCode: result.exitCode, processMs: result.durationMs };
+  return {
+    ms: performance.now() - started,
+    exitCode: result.exitCode,
+    processMs: result.durationMs,
+  };
 }
 
 /** One hypothesis in one shadow, through the engine, timed end to end (prepare, run, clean up). */
@@ -105,7 +115,8 @@ export async function shadowRun(
   const results = hypotheses.map((h) => {
     const outcome = report.hypotheses.find((o) => o.name === h.name);
     if (outcome === undefined) throw new Error(`no outcome for ${h.name}`);
-    if (outcome.error !== null) throw new Error(`${h.name}: ${outcome.error}\n${outcome.outputTail}`);
+    if (outcome.error !== null)
+      throw new Error(`${h.name}: ${outcome.error}\n${outcome.outputTail}`);
     return { ms, exitCode: outcome.exitCode, processMs: outcome.durationMs };
   });
   return { ms, results };

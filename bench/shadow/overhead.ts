@@ -14,6 +14,8 @@ export interface OverheadFigures {
   readonly overheadTmpfsMs: number;
   /** Engine shadow minus the raw unshare + loopback + overlay + `true`: the engine's own share. */
   readonly engineShareMs: number;
+  /** What `volatile` saves on the raw sandbox (no sync of the upper file system at unmount). */
+  readonly volatileSavesMs: number;
 }
 
 export type OverheadKind =
@@ -21,12 +23,22 @@ export type OverheadKind =
   | 'unshare'
   | 'unshareMount'
   | 'rawSandbox'
+  | 'rawSandboxVolatile'
   | 'engineDisk'
   | 'engineTmpfs';
 
 /** The same namespaces as the engine, written by hand: no staging, no clean-up, no report. */
-const rawScript = `ip link set lo up && mount -t overlay o -o "lowerdir=$1,upperdir=$2,workdir=$3,userxattr" "$1" && cd "$1" && exec true`;
-const nsFlags = ['--user', '--map-root-user', '--mount', '--net', '--pid', '--fork', '--mount-proc'];
+const rawScript = (options: string): string =>
+  `ip link set lo up && mount -t overlay o -o "lowerdir=$1,upperdir=$2,workdir=$3,${options}" "$1" && cd "$1" && exec true`;
+const nsFlags = [
+  '--user',
+  '--map-root-user',
+  '--mount',
+  '--net',
+  '--pid',
+  '--fork',
+  '--mount-proc',
+];
 
 /**
  * Runs `true` many times each way, interleaved: spawned directly, under `unshare` alone, under
@@ -43,25 +55,43 @@ export async function measureOverhead(
 ): Promise<OverheadFigures> {
   await mkdir(scratch, { recursive: true });
   const dir = await mkdtemp(path.join(scratch, 'raw-'));
-  const [upper, work] = [path.join(dir, 'upper'), path.join(dir, 'work')];
-  await Promise.all([mkdir(upper), mkdir(work)]);
+  let fresh = 0;
+  /** Fresh upper and work directories (a `volatile` work directory cannot be mounted twice). */
+  const layers = async (): Promise<[string, string]> => {
+    fresh += 1;
+    const pair: [string, string] = [
+      path.join(dir, `upper-${fresh}`),
+      path.join(dir, `work-${fresh}`),
+    ];
+    await Promise.all(pair.map((d) => mkdir(d)));
+    return pair;
+  };
   const spawn = async (file: string, args: readonly string[]): Promise<number> => {
-    const result = await runProcess(file, args, { cwd: dir, env, timeoutMs: 30_000, killGraceMs: 0 });
+    const { ms, value: result } = await timed(() =>
+      runProcess(file, args, { cwd: dir, env, timeoutMs: 30_000, killGraceMs: 0 }),
+    );
     if (result.exitCode !== 0) throw new Error(`${file} ${args.join(' ')}: ${result.output.text}`);
-    return result.durationMs;
+    return ms;
   };
   const hypothesis = project.hypotheses[0];
   if (hypothesis === undefined) throw new Error('no hypothesis');
-  const engine = async (runner: ShadowRunner): Promise<void> => {
-    const report = await runner.run({ workspace: project.dir, command: ['true'], hypotheses: [hypothesis] });
+  const engine = async (runner: ShadowRunner): Promise<number> => {
+    const { ms, value: report } = await timed(() =>
+      runner.run({ workspace: project.dir, command: ['true'], hypotheses: [hypothesis] }),
+    );
     if (report.hypotheses[0]?.exitCode !== 0) throw new Error('`true` failed in a shadow');
+    return ms;
   };
-  const kinds: Record<OverheadKind, () => Promise<unknown>> = {
+  const raw = async (flags: readonly string[], script: string): Promise<number> => {
+    const [upper, work] = await layers();
+    return spawn('unshare', [...flags, 'sh', '-c', script, 'sh', project.dir, upper, work]);
+  };
+  const kinds: Record<OverheadKind, () => Promise<number>> = {
     direct: () => spawn('true', []),
     unshare: () => spawn('unshare', ['-Urm', 'true']),
-    unshareMount: () =>
-      spawn('unshare', ['-Urm', 'sh', '-c', rawScript.replace('ip link set lo up && ', ''), 'sh', project.dir, upper, work]),
-    rawSandbox: () => spawn('unshare', [...nsFlags, 'sh', '-c', rawScript, 'sh', project.dir, upper, work]),
+    unshareMount: () => raw(['-Urm'], rawScript('userxattr').replace('ip link set lo up && ', '')),
+    rawSandbox: () => raw(nsFlags, rawScript('userxattr')),
+    rawSandboxVolatile: () => raw(nsFlags, rawScript('userxattr,volatile')),
     engineDisk: () => engine(runners.disk),
     engineTmpfs: () => engine(runners.tmpfs),
   };
@@ -71,8 +101,8 @@ export async function measureOverhead(
   >;
   const warmUps = 3;
   for (let i = 0; i < runs + warmUps; i += 1) {
-    for (const [kind, fn] of Object.entries(kinds) as [OverheadKind, () => Promise<unknown>][]) {
-      const { ms } = await timed(fn);
+    for (const [kind, fn] of Object.entries(kinds) as [OverheadKind, () => Promise<number>][]) {
+      const ms = await fn();
       if (i >= warmUps) samples[kind].push(ms);
     }
   }
@@ -86,5 +116,6 @@ export async function measureOverhead(
     overheadMs: medians.engineDisk - medians.direct,
     overheadTmpfsMs: medians.engineTmpfs - medians.direct,
     engineShareMs: medians.engineDisk - medians.rawSandbox,
+    volatileSavesMs: medians.rawSandbox - medians.rawSandboxVolatile,
   };
 }

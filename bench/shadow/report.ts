@@ -8,7 +8,11 @@ import type { WorktreeFigures } from './worktree';
 export interface BenchResults {
   readonly startedAt: string;
   readonly quick: boolean;
-  readonly machine: { readonly cores: number; readonly kernel: string; readonly loadAtStart: number[] };
+  readonly machine: {
+    readonly cores: number;
+    readonly kernel: string;
+    readonly loadAtStart: number[];
+  };
   readonly projects: Readonly<Record<string, ProjectStats>>;
   readonly perHypothesis: readonly HypothesisFigures[];
   readonly copyUp: CopyUpFigures | null;
@@ -18,9 +22,15 @@ export interface BenchResults {
   readonly totalSeconds: number;
 }
 
-export const targets = { perHypothesis: 1.15, worktreeSpeedup: 4, parallel: { cargo: 0.8, pytest: 0.6 }, overheadMs: 15 };
+export const targets = {
+  perHypothesis: 1.15,
+  worktreeSpeedup: 4,
+  parallel: { cargo: 0.8, pytest: 0.6 },
+  overheadMs: 15,
+};
 
-const s = (ms: number): string => (ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${(ms / 1000).toFixed(2)} s`);
+const s = (ms: number): string =>
+  ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${(ms / 1000).toFixed(2)} s`;
 const msText = (ms: number): string => `${ms.toFixed(1)} ms`;
 const x = (ratio: number): string => `${ratio.toFixed(2)}×`;
 const verdict = (ok: boolean): string => (ok ? 'PASS' : 'MISS');
@@ -65,12 +75,36 @@ function perHypothesisSection(r: BenchResults): string {
     const mine = r.perHypothesis.filter((f) => f.project === project);
     const disk = geomean(mine.map((f) => f.diskMs / f.inplaceMs));
     const tmpfs = geomean(mine.map((f) => f.tmpfsMs / f.inplaceMs));
-    rows.push([project, '(geomean)', '', '', '', x(disk), verdict(disk <= t), '', x(tmpfs), verdict(tmpfs <= t), '']);
+    rows.push([
+      project,
+      '(geomean)',
+      '',
+      '',
+      '',
+      x(disk),
+      verdict(disk <= t),
+      '',
+      x(tmpfs),
+      verdict(tmpfs <= t),
+      '',
+    ]);
   }
   return [
     `1. Per hypothesis: shadow vs in-place edit-run-revert of the same change (target ≤ ${t}×)`,
     table(
-      ['project', 'hypothesis', 'exit', 'in-place', 'shadow/disk', 'ratio', '', 'shadow/tmpfs', 'ratio', '', 'upper MB'],
+      [
+        'project',
+        'hypothesis',
+        'exit',
+        'in-place',
+        'shadow/disk',
+        'ratio',
+        '',
+        'shadow/tmpfs',
+        'ratio',
+        '',
+        'upper MB',
+      ],
       rows,
     ),
   ].join('\n');
@@ -79,7 +113,9 @@ function perHypothesisSection(r: BenchResults): string {
 function copyUpSection(r: BenchResults): string {
   const c = r.copyUp;
   if (c === null) return '';
-  const lines = ['1b. Where the time goes (cargo; shadows run by hand with the engine argv, upper kept)'];
+  const lines = [
+    '1b. Where the time goes (cargo; shadows run by hand with the engine argv, upper kept)',
+  ];
   const areas = ['incremental', 'deps', 'target-other', 'sources'];
   lines.push(
     table(
@@ -94,33 +130,38 @@ function copyUpSection(r: BenchResults): string {
     ),
   );
   const cargo = r.perHypothesis.filter((f) => f.project === 'cargo');
-  const measured = new Set(
-    c.perHypothesis.map((p) => p.hypothesis).filter((h) => cargo.some((f) => f.hypothesis === h)),
-  );
-  const inplace = cargo.filter((f) => measured.has(f.hypothesis));
   lines.push(
     '',
     `cargo test with no change: in place ${s(c.noopInplaceMs)}, in a shadow ${s(c.noopShadowMs)}` +
       ` (+${msText(c.noopShadowMs - c.noopInplaceMs)})`,
     `process time of cargo inside the engine's shadow vs in place (part 1 medians): ` +
-      cargo.map((f) => `${f.hypothesis} ${s(f.diskProcessMs)} vs ${s(f.inplaceProcessMs)}`).join('; '),
-    c.copyMBps === null ? '' : `cp -a of one upper layer on this disk: ${c.copyMBps.toFixed(0)} MB/s`,
+      cargo
+        .map((f) => `${f.hypothesis} ${s(f.diskProcessMs)} vs ${s(f.inplaceProcessMs)}`)
+        .join('; '),
+    c.copyMBps === null
+      ? ''
+      : `cp -a of one upper layer on this disk: ${c.copyMBps.toFixed(0)} MB/s`,
     '',
-    'Variants (median over the first hypotheses × reps; ratio against their in-place medians from part 1):',
+    "Variants of the mount (by hand; ratio against the same hypotheses' in-place medians from part 1):",
   );
-  const base = inplace.length === 0 ? Number.NaN : geomean(inplace.map((f) => f.inplaceMs));
+  const inplaceOf = (names: readonly string[]): number =>
+    geomean(cargo.filter((f) => names.includes(f.hypothesis)).map((f) => f.inplaceMs));
   lines.push(
     table(
-      ['variant', '', 'run', 'rm upper', 'total', 'ratio', 'upper MB'],
-      Object.entries(c.variants).map(([name, v]) => [
-        name,
-        '',
-        s(v.runMs),
-        msText(v.rmMs),
-        s(v.runMs + v.rmMs),
-        x((v.runMs + v.rmMs) / base),
-        v.mb === null ? '' : v.mb.toFixed(0),
-      ]),
+      ['variant', 'hypotheses', 'run', 'rm upper', 'total', 'in-place', 'ratio', 'upper MB'],
+      Object.entries(c.variants).map(([name, v]) => {
+        const base = inplaceOf(v.hypotheses);
+        return [
+          name,
+          v.hypotheses.join(','),
+          s(v.runMs),
+          msText(v.rmMs),
+          s(v.runMs + v.rmMs),
+          s(base),
+          x((v.runMs + v.rmMs) / base),
+          v.mb === null ? '' : v.mb.toFixed(0),
+        ];
+      }),
     ),
   );
   return lines.join('\n');
@@ -134,7 +175,14 @@ function worktreeSection(r: BenchResults): string {
       ['project', '', 'worktree', 'shadow', 'speed-up', ''],
       r.worktree.map((w) => {
         const speedup = w.worktreeMs / w.shadowMs;
-        return [w.project, '', s(w.worktreeMs), s(w.shadowMs), x(speedup), w.project === 'cargo' ? verdict(speedup >= t) : ''];
+        return [
+          w.project,
+          '',
+          s(w.worktreeMs),
+          s(w.shadowMs),
+          x(speedup),
+          w.project === 'cargo' ? verdict(speedup >= t) : '',
+        ];
       }),
     ),
   ].join('\n');
@@ -171,6 +219,7 @@ function overheadSection(r: BenchResults): string {
     ['unshare', 'unshare -Urm true'],
     ['unshareMount', 'unshare -Urm + overlay mount + true'],
     ['rawSandbox', 'engine namespaces by hand (+net, pid, /proc, lo up)'],
+    ['rawSandboxVolatile', 'the same, overlay mounted with volatile'],
     ['engineDisk', 'engine: runner.run, one hypothesis, upper on disk'],
     ['engineTmpfs', 'engine: runner.run, one hypothesis, upper on tmpfs'],
   ];
@@ -182,7 +231,8 @@ function overheadSection(r: BenchResults): string {
     ),
     `shadow overhead (engine, disk) = ${msText(o.overheadMs)} ${verdict(o.overheadMs <= targets.overheadMs)};` +
       ` tmpfs ${msText(o.overheadTmpfsMs)} ${verdict(o.overheadTmpfsMs <= targets.overheadMs)};` +
-      ` engine's own share (engine − by hand) = ${msText(o.engineShareMs)}`,
+      ` engine's own share (engine − by hand) = ${msText(o.engineShareMs)};` +
+      ` volatile saves ${msText(o.volatileSavesMs)} of the raw sandbox`,
   ].join('\n');
 }
 

@@ -10,9 +10,9 @@ import { fileURLToPath } from 'node:url';
 import { findIp } from '../../server/engine/sandbox/probe';
 import { createShadowRunner } from '../../server/engine/shadow';
 import { measureCopyUp, type CopyUpFigures, type CopyUpVariant } from './copy-up';
-import { rewarm, runEnv } from './measure';
+import { rewarm, runEnv, runIn } from './measure';
 import { measureOverhead } from './overhead';
-import { measureParallel, type ParallelFigures } from './parallel';
+import { measureParallel, measureParallelVariant, type ParallelFigures } from './parallel';
 import { measurePerHypothesis, type HypothesisFigures } from './per-hypothesis';
 import type { BenchProject } from './projects/project';
 import { createPytestProject } from './projects/pytest-project';
@@ -27,11 +27,33 @@ const quick = process.argv.includes('--quick');
 
 /** Repetitions per part; a full run stays under about ten minutes on two cores. */
 const plan = quick
-  ? { perHypothesis: { cargo: 1, pytest: 1, ts: 1 }, copyUpReps: 1, copyUpHypotheses: 1, worktree: 1, parallel: 1, overhead: 10 }
-  : { perHypothesis: { cargo: 3, pytest: 3, ts: 2 }, copyUpReps: 1, copyUpHypotheses: 2, worktree: 2, parallel: 2, overhead: 30 };
+  ? {
+      perHypothesis: { cargo: 1, pytest: 1, ts: 1 },
+      copyUpReps: 1,
+      copyUpHypotheses: 1,
+      worktree: 1,
+      parallel: 1,
+      overhead: 10,
+    }
+  : {
+      perHypothesis: { cargo: 3, pytest: 3, ts: 2 },
+      copyUpReps: 1,
+      copyUpHypotheses: 2,
+      worktree: 2,
+      parallel: 2,
+      overhead: 30,
+    };
+const asRoot = process.getuid?.() === 0;
 const copyUpVariants: CopyUpVariant[] = quick
-  ? ['engine', 'volatile']
-  : ['engine', 'volatile', 'incremental-off', ...(process.getuid?.() === 0 ? (['root-metacopy', 'root-metacopy-volatile'] as const) : [])];
+  ? ['engine', 'volatile', 'tmpfs', 'tmpfs-volatile']
+  : [
+      'engine',
+      'volatile',
+      'tmpfs',
+      'tmpfs-volatile',
+      ...(asRoot ? (['root-metacopy', 'root-metacopy-volatile'] as const) : []),
+      'incremental-off',
+    ];
 
 const started = performance.now();
 const log = (line: string): void => {
@@ -49,7 +71,8 @@ async function setUp(): Promise<BenchProject[]> {
   const env = await runEnv(workDir);
   for (const project of projects) {
     await ensureGitRepo(project.dir);
-    log(`warming ${project.kind} (${project.warmCommand.join(' ')})`);
+    log(`warming ${project.kind}`);
+    await runIn(project.dir, project.command, env); // test-side caches (e.g. pytest's rewritten tests)
     await rewarm(project, env);
   }
   return projects;
@@ -71,7 +94,9 @@ async function main(): Promise<void> {
   const perHypothesis: HypothesisFigures[] = [];
   for (const project of projects) {
     log(`part 1: ${project.kind}, ${plan.perHypothesis[project.kind]} rep(s) per hypothesis`);
-    perHypothesis.push(...(await measurePerHypothesis(project, runners, env, plan.perHypothesis[project.kind], log)));
+    perHypothesis.push(
+      ...(await measurePerHypothesis(project, runners, env, plan.perHypothesis[project.kind], log)),
+    );
   }
 
   const cargo = projects.find((p) => p.kind === 'cargo');
@@ -89,10 +114,22 @@ async function main(): Promise<void> {
   const parallel: ParallelFigures[] = [];
   for (const project of projects) {
     log(`part 3: ${project.kind}, 4 hypotheses in parallel`);
-    parallel.push(await measureParallel(project, runners.disk, 'disk', 4, perHypothesis, plan.parallel));
-    parallel.push(await measureParallel(project, runners.tmpfs, 'tmpfs', 4, perHypothesis, plan.parallel));
+    parallel.push(
+      await measureParallel(project, runners.disk, 'disk', 4, perHypothesis, plan.parallel),
+    );
+    parallel.push(
+      await measureParallel(project, runners.tmpfs, 'tmpfs', 4, perHypothesis, plan.parallel),
+    );
     if (project.kind === 'cargo') {
-      parallel.push(await measureParallel(project, runners.tmpfs, 'tmpfs', 2, perHypothesis, plan.parallel));
+      parallel.push(
+        await measureParallel(project, runners.tmpfs, 'tmpfs', 2, perHypothesis, plan.parallel),
+      );
+      const byHand = { scratch: path.join(dataDir, 'manual'), ipPath };
+      for (const variant of ['volatile', 'tmpfs-volatile'] as const) {
+        parallel.push(
+          await measureParallelVariant(project, variant, 4, perHypothesis, plan.parallel, byHand),
+        );
+      }
     }
   }
 
@@ -107,7 +144,13 @@ async function main(): Promise<void> {
   log(`part 4: overhead of a shadow around \`true\`, ${plan.overhead} runs`);
   const pytest = projects.find((p) => p.kind === 'pytest') ?? projects[0];
   if (pytest === undefined) throw new Error('no projects');
-  const overhead = await measureOverhead(pytest, runners, path.join(dataDir, 'raw'), env, plan.overhead);
+  const overhead = await measureOverhead(
+    pytest,
+    runners,
+    path.join(dataDir, 'raw'),
+    env,
+    plan.overhead,
+  );
 
   const results: BenchResults = {
     startedAt,
@@ -123,10 +166,14 @@ async function main(): Promise<void> {
   };
   const jsonPath = path.join(workDir, 'results-shadow.json');
   await writeFile(jsonPath, `${JSON.stringify(results, null, 2)}\n`);
-  process.stdout.write(`${formatReport(results)}\nResults written to ${path.relative(repoRoot, jsonPath)}\n`);
+  process.stdout.write(
+    `${formatReport(results)}\nResults written to ${path.relative(repoRoot, jsonPath)}\n`,
+  );
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`bench:shadow failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.stderr.write(
+    `bench:shadow failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
   process.exitCode = 1;
 });

@@ -65,7 +65,9 @@ export async function measureWorktree(
     used.push(hypothesis.name);
     samples.push(await attempt(project, hypothesis, env, worktreeRoot, rep));
   }
-  const shadows = perHypothesis.filter((f) => f.project === project.kind && used.includes(f.hypothesis));
+  const shadows = perHypothesis.filter(
+    (f) => f.project === project.kind && used.includes(f.hypothesis),
+  );
   return {
     project: project.kind,
     worktreeMs: median(samples),

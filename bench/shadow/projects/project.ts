@@ -11,7 +11,10 @@ export interface BenchProject {
   readonly dir: string;
   /** The test command, argv. */
   readonly command: readonly string[];
-  /** Brings the workspace's build cache up to date for the files as they are on disk (untimed). */
+  /**
+   * Brings the workspace's build cache up to date for the files as they are on disk (untimed):
+   * after set-up, and after every in-place run.
+   */
   readonly warmCommand: readonly string[];
   /** Exactly four hypotheses, each a one-function change in one file. */
   readonly hypotheses: readonly Hypothesis[];

@@ -52,7 +52,8 @@ def edit_distance(a, b):
 `;
 
 const wordsBase = '    return [w.lower() for w in _WORD.findall(text)]';
-const wordsFixed = '    return [w.lower().strip("\'") for w in _WORD.findall(text) if w.strip("\'")]';
+const wordsFixed =
+  '    return [w.lower().strip("\'") for w in _WORD.findall(text) if w.strip("\'")]';
 
 const numbers = (sieveBody: string): string => `"""Number theory helpers."""
 
@@ -207,7 +208,8 @@ def format_cents(cents):
     return f"{sign}{cents // 100}.{cents % 100:02d}"
 `;
 
-const roundBase = '    return int(Decimal(str(value)).quantize(Decimal(1), rounding=ROUND_HALF_EVEN))';
+const roundBase =
+  '    return int(Decimal(str(value)).quantize(Decimal(1), rounding=ROUND_HALF_EVEN))';
 const roundFloat = '    return round(value)';
 
 const tests = `import pytest
@@ -314,7 +316,7 @@ export async function createPytestProject(root: string): Promise<BenchProject> {
     kind: 'pytest',
     dir,
     command: ['python3', '-m', 'pytest'],
-    warmCommand: ['python3', '-m', 'pytest'],
+    warmCommand: ['python3', '-m', 'compileall', '-q', '.'],
     hypotheses: [
       oneFileHypothesis('sieve-odd', 'numbers_.py', numbers(sieveOdd)),
       oneFileHypothesis('strip-quotes', 'textproc.py', textproc(wordsFixed)),

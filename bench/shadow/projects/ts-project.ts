@@ -205,7 +205,7 @@ export async function createTsProject(root: string, tscPath: string): Promise<Be
     kind: 'ts',
     dir,
     command: ['/bin/sh', '-c', build],
-    warmCommand: ['/bin/sh', '-c', build],
+    warmCommand: [tscPath, '-p', '.'],
     hypotheses: [
       oneFileHypothesis('queue-loop', file('queue'), moduleSource('queue', 0, 'alt')),
       oneFileHypothesis('parser-bug', file('parser'), moduleSource('parser', 2, 'bug')),

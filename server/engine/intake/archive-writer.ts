@@ -42,7 +42,7 @@ export class ArchiveWriter {
    */
   async file(
     segments: readonly string[],
-    openSource: () => Promise<AsyncIterable<Buffer>>,
+    openSource: () => Promise<AsyncIterable<Buffer> | Iterable<Buffer>>,
     sourceMode: number,
     declaredSize: number,
     onBytes: (bytes: number) => void,
@@ -58,9 +58,7 @@ export class ArchiveWriter {
       // Whole small files in one write() (most source files), large ones in 1 MiB batches.
       const flush = async (): Promise<void> => {
         if (pendingBytes === 0) return;
-        await handle.write(
-          pending.length === 1 ? pending[0]! : Buffer.concat(pending, pendingBytes),
-        );
+        await handle.write(Buffer.concat(pending, pendingBytes));
         pending = [];
         pendingBytes = 0;
       };

@@ -55,11 +55,11 @@ export async function cloneBare(options: {
   const { url, bareDir, caps, events } = options;
   const parent = dirname(bareDir);
   const abort = new AbortController();
-  let tooLarge = false;
+  const watched = { tooLarge: false }; // set from the polling timer
   const watch = setInterval(() => {
     void sizeOf(bareDir).then((size) => {
-      if (size > caps.maxBytes && !tooLarge) {
-        tooLarge = true;
+      if (size > caps.maxBytes && !watched.tooLarge) {
+        watched.tooLarge = true;
         abort.abort();
       }
     });
@@ -78,7 +78,7 @@ export async function cloneBare(options: {
         events.emit(event);
       }),
     });
-    if (tooLarge || (output.exitCode === 0 && (await sizeOf(bareDir)) > caps.maxBytes)) {
+    if (watched.tooLarge || (output.exitCode === 0 && (await sizeOf(bareDir)) > caps.maxBytes)) {
       throw reject('GIT_TOO_LARGE', `the repository is larger than ${caps.maxBytes} bytes`);
     }
     if (output.timedOut) throw reject('GIT_TIMEOUT', `clone took longer than ${caps.timeoutMs} ms`);

@@ -90,7 +90,8 @@ export class GitUrlPolicy {
     const isLiteral = ipaddr.isValid(literal);
     const addresses = isLiteral ? [literal] : await this.resolve(url.hostname);
     for (const address of addresses) this.assertPublic(address);
-    const address = addresses[0]!;
+    const [address] = addresses;
+    if (address === undefined) throw reject('URL_RESOLVE_FAILED', `${url.hostname} has no address`);
     const pinned = address.includes(':') ? `[${address}]` : address;
     return {
       href: url.href,

@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { discardEvents, type EventSink } from '../ports';
 import { git } from '../workspace/git';
+import { neutralizeAttributes } from '../workspace/source-repo';
 import { cloneBare, defaultCloneCaps, type CloneCaps } from './git-clone';
 import { checkGitTree } from './git-tree-check';
 import { resolveRef } from './git-ref';
@@ -50,6 +51,7 @@ export async function ingestGit(options: IngestGitOptions): Promise<IntakeResult
       await cloneBare({ url, bareDir: bare, caps: cloneCaps, events });
       const commit = await resolveRef(bare, options.ref);
       const summary = await checkGitTree(bare, commit, caps);
+      await neutralizeAttributes(bare); // in-tree .gitattributes must not rewrite checked-out bytes
       const index = { GIT_INDEX_FILE: join(scratch, 'index') };
       await git({ gitDir: bare, args: ['read-tree', commit], env: index });
       await git({

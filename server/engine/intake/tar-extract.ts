@@ -21,8 +21,9 @@ function kindOf(entry: ReadEntry): 'file' | 'dir' {
   throw reject('ARCHIVE_UNSUPPORTED', `tar entry type ${entry.type} is not supported`, details);
 }
 
-function fromTar(error: unknown): unknown {
-  if (error instanceof IntakeRejection || !(error instanceof Error)) return error;
+function fromTar(error: unknown): Error {
+  if (!(error instanceof Error)) return new Error(String(error));
+  if (error instanceof IntakeRejection) return error;
   if (/decompression ratio/i.test(error.message)) return reject('ARCHIVE_BOMB', error.message);
   const code = (error as { code?: unknown }).code;
   const tarCode = (error as { tarCode?: unknown }).tarCode;

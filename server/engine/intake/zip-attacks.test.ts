@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AppErrorCode } from '../../errors/app-error';
 import type { IntakeCaps } from './intake-caps';
@@ -22,6 +23,8 @@ const innerRecord = buildZip([{ name: 'inner.bin', data: innerData, method: 0 }]
   0,
   30 + 'inner.bin'.length + innerData.length,
 );
+
+const noise = randomBytes(2 * 1024 * 1024); // incompressible: takes the streaming path
 
 const cases: AttackCase[] = [
   {
@@ -164,12 +167,27 @@ const cases: AttackCase[] = [
     code: 'ARCHIVE_SIZE_MISMATCH',
   },
   {
+    name: 'size lie on a large (streamed) entry: more than declared',
+    entries: [{ name: 'big.bin', data: noise, declaredUncompressedSize: 1_500_000 }],
+    code: 'ARCHIVE_SIZE_MISMATCH',
+  },
+  {
+    name: 'size lie on a large (streamed) entry: fewer than declared',
+    entries: [{ name: 'big.bin', data: noise, declaredUncompressedSize: 3_000_000 }],
+    code: 'ARCHIVE_SIZE_MISMATCH',
+  },
+  {
+    name: 'CRC-32 mismatch',
+    entries: [{ ...ok('a.txt', 'payload'), crc: 0x12345678 }],
+    code: 'ARCHIVE_CORRUPT',
+  },
+  {
     name: 'too many entries',
     entries: Array.from({ length: 11 }, (_, i) => ok(`f${i}.txt`)),
     caps: { maxEntries: 10 },
     code: 'ARCHIVE_TOO_MANY_ENTRIES',
   },
-  { name: 'over-long name', entries: [ok(`${'n'.repeat(4097)}`)], code: 'ARCHIVE_PATH_TOO_LONG' },
+  { name: 'over-long name', entries: [ok('n'.repeat(4097))], code: 'ARCHIVE_PATH_TOO_LONG' },
   {
     name: 'deep nesting (65 levels)',
     entries: [ok(`${'d/'.repeat(64)}f.txt`)],

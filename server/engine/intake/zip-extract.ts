@@ -1,13 +1,16 @@
+import { open } from 'node:fs/promises';
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
 import type { ArchiveGate } from './archive-gate';
 import type { ArchiveWriter } from './archive-writer';
 import type { IntakeCaps } from './intake-caps';
 import { IntakeRejection, reject } from './intake-result';
 import { checkZipEntry, namesOf, type ZipEntryShape } from './zip-entry-check';
+import { readSmallEntry, smallEntryBytes } from './zip-entry-data';
 
 interface Admitted extends ZipEntryShape {
   readonly entry: Entry;
   readonly segments: readonly string[];
+  readonly fileDataStart: number;
 }
 
 /** Maps what yauzl reports about a malformed archive to our codes; anything else stays a fault. */
@@ -38,11 +41,41 @@ function readAll(zip: ZipFile, visit: (entry: Entry) => Promise<void>): Promise<
   });
 }
 
+/** Pass one: every entry judged and located before a byte is written. */
+async function admitAll(zip: ZipFile, gate: ArchiveGate, caps: IntakeCaps): Promise<Admitted[]> {
+  if (zip.entryCount > caps.maxEntries) {
+    throw reject('ARCHIVE_TOO_MANY_ENTRIES', `archive has more than ${caps.maxEntries} entries`);
+  }
+  const admitted: Admitted[] = [];
+  await readAll(zip, async (entry) => {
+    const { name, alternates } = namesOf(entry);
+    const shape = checkZipEntry(entry, name, caps);
+    for (const alternate of alternates) gate.admitAlias(alternate, name);
+    const size = shape.type === 'file' ? entry.uncompressedSize : 0;
+    const segments = gate.admit(name, shape.type, size);
+    const { fileDataStart } = await zip.readLocalFileHeaderPromise(entry, { minimal: true });
+    admitted.push({ ...shape, entry, segments, fileDataStart });
+  });
+  const ranges = admitted
+    .map((a): [number, number] => [
+      a.entry.relativeOffsetOfLocalHeader,
+      a.fileDataStart + a.entry.compressedSize,
+    ])
+    .sort((a, b) => a[0] - b[0]);
+  ranges.reduce((previousEnd, [start, end]) => {
+    if (start < previousEnd) {
+      throw reject('ARCHIVE_OVERLAPPING_ENTRIES', 'zip entries share or overlap their data');
+    }
+    return end;
+  }, 0);
+  return admitted;
+}
+
 /**
  * Two passes with the same parser. Pass one reads the whole central directory and refuses the
  * archive before a byte is written: names, types, caps, and overlapping local records (one
  * compressed stream referenced by many entries is how a 42 kB file expands to petabytes).
- * Pass two streams each admitted entry through size-validating inflation.
+ * Pass two writes each admitted entry, checking its size (and, for small ones, its CRC-32).
  */
 export async function extractZip(
   file: string,
@@ -64,51 +97,33 @@ export async function extractZip(
   } catch (error) {
     throw fromYauzl(error);
   }
+  const handle = await open(file, 'r');
   try {
-    if (zip.entryCount > caps.maxEntries) {
-      throw reject('ARCHIVE_TOO_MANY_ENTRIES', `archive has more than ${caps.maxEntries} entries`);
-    }
-    const admitted: Admitted[] = [];
-    const ranges: [number, number][] = [];
-    await readAll(zip, async (entry) => {
-      const { name, alternates } = namesOf(entry);
-      const shape = checkZipEntry(entry, name, caps);
-      for (const alternate of alternates) gate.admitAlias(alternate, name);
-      const segments = gate.admit(
-        name,
-        shape.type,
-        shape.type === 'file' ? entry.uncompressedSize : 0,
-      );
-      const { fileDataStart } = await zip.readLocalFileHeaderPromise(entry, { minimal: true });
-      ranges.push([entry.relativeOffsetOfLocalHeader, fileDataStart + entry.compressedSize]);
-      admitted.push({ ...shape, entry, segments });
-    });
-    ranges.sort((a, b) => a[0] - b[0]);
-    for (let i = 1; i < ranges.length; i += 1) {
-      if (ranges[i]![0] < ranges[i - 1]![1]) {
-        throw reject('ARCHIVE_OVERLAPPING_ENTRIES', 'zip entries share or overlap their data');
-      }
-    }
-    for (const { entry, segments, type, mode } of admitted) {
+    const wrote = (bytes: number): void => {
+      gate.wrote(bytes);
+    };
+    for (const { entry, segments, type, mode, fileDataStart } of await admitAll(zip, gate, caps)) {
       if (type === 'dir') {
         await writer.directory(segments);
+      } else if (entry.uncompressedSize <= smallEntryBytes) {
+        const data = await readSmallEntry(handle, entry, fileDataStart);
+        await writer.file(segments, () => Promise.resolve([data]), mode, data.length, wrote);
       } else {
-        const open = async () => {
-          const stream = await zip.openReadStreamPromise(entry);
-          // yauzl re-emits inflate errors on a later tick; once the pipeline has failed (or our own
-          // size check fired first) nobody listens any more, so keep a sink for those late echoes.
-          stream.on('error', () => undefined);
-          return stream;
+        const stream = async () => {
+          const readable = await zip.openReadStreamPromise(entry);
+          // yauzl re-emits inflate errors on a later tick; after our own size check has failed
+          // nobody listens any more, so keep a sink for those late echoes.
+          readable.on('error', () => undefined);
+          return readable;
         };
-        await writer.file(segments, open, mode, entry.uncompressedSize, (bytes) => {
-          gate.wrote(bytes);
-        });
+        await writer.file(segments, stream, mode, entry.uncompressedSize, wrote);
       }
       gate.entryDone(type);
     }
   } catch (error) {
     throw fromYauzl(error);
   } finally {
+    await handle.close();
     zip.close();
   }
 }

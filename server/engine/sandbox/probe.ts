@@ -2,10 +2,12 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { runProcess } from '../process/run-process';
-import { sandboxCommand, sandboxEnv } from './index';
+import { hostWritableMounts } from './host-mounts';
+import { sandboxEnv } from './sandbox-env';
+import { prepareSandbox, type SandboxHost } from './sandbox-host';
 
 export type ProbeResult =
-  | { readonly mode: 'overlay'; readonly ipPath: string }
+  | ({ readonly mode: 'overlay' } & SandboxHost)
   | { readonly mode: 'inplace'; readonly reason: string };
 
 export function findIp(hostPath = process.env.PATH ?? ''): string | null {
@@ -13,11 +15,19 @@ export function findIp(hostPath = process.env.PATH ?? ''): string | null {
   return dirs.map((dir) => path.join(dir, 'ip')).find((candidate) => existsSync(candidate)) ?? null;
 }
 
+// Inside the lower layer: a write, a rename and the delete of a lower directory (without
+// `userxattr` that fails with EIO, and cargo's renames with EXDEV); then the host must be
+// read-only next to the workspace and HOME writable.
+const check = [
+  'echo changed > file && mv file renamed && rm -r dir && test ! -e dir && mkdir -p target/x',
+  '! touch ../host-write 2>/dev/null',
+  'touch "$HOME/home-write"',
+  'echo ok',
+].join(' && ');
+
 /**
- * Checks that this machine can run shadows: user namespaces, an overlay mounted with `userxattr`
- * inside them, and loopback. A plain write is not enough: without `userxattr`, deleting a directory
- * of the lower layer fails with EIO and renames across layers fail with EXDEV, which is exactly
- * what cargo's incremental builds do. The probe must leave its lower layer untouched.
+ * Checks once that this machine can run shadows: user namespaces, an overlay mounted with
+ * `userxattr` inside them, loopback, and a read-only host. Must leave its lower layer untouched.
  */
 async function probe(scratchRoot: string): Promise<ProbeResult> {
   const ipPath = findIp();
@@ -31,9 +41,10 @@ async function probe(scratchRoot: string): Promise<ProbeResult> {
     await writeFile(path.join(lower, 'dir', 'inner'), 'inner');
     for (const sub of ['upper', 'work', 'home']) await mkdir(path.join(dir, sub));
     await writeFile(path.join(dir, 'deletes'), '');
-    const check =
-      'echo changed > file && mv file renamed && rm -r dir && test ! -e dir && mkdir -p target/x && echo ok';
-    const command = sandboxCommand(
+    const host: SandboxHost = { ipPath, readOnlyMounts: await hostWritableMounts() };
+    const home = path.join(dir, 'home');
+    const command = await prepareSandbox(
+      host,
       {
         kind: 'overlay',
         root: lower,
@@ -41,28 +52,32 @@ async function probe(scratchRoot: string): Promise<ProbeResult> {
         work: path.join(dir, 'work'),
         deleteList: path.join(dir, 'deletes'),
         tmpfsUpper: false,
+        home,
       },
       ['/bin/sh', '-c', check],
-      { ipPath },
+      { runDir: dir },
     );
-    const home = path.join(dir, 'home');
     const result = await runProcess(command.file, command.args, {
       cwd: dir,
       env: sandboxEnv({ home, tmpdir: home }),
       timeoutMs: 10_000,
       killGraceMs: 0,
     });
-    if (result.exitCode !== 0) {
-      const why = result.spawnError ?? result.output.text.trim().split('\n').slice(-3).join(' | ');
-      return { mode: 'inplace', reason: `overlay probe failed: ${why}` };
+    if (result.exitCode !== 0 || result.output.text.trim() !== 'ok') {
+      const why =
+        result.spawnError ??
+        (result.output.text.trim().split('\n').slice(-3).join(' | ') ||
+          `exit ${String(result.exitCode)}`);
+      return { mode: 'inplace', reason: `sandbox probe failed: ${why}` };
     }
     const untouched =
       (await readFile(path.join(lower, 'file'), 'utf8')) === 'original' &&
       (await readFile(path.join(lower, 'dir', 'inner'), 'utf8')) === 'inner' &&
-      (await readdir(lower)).sort().join(',') === 'dir,file';
+      (await readdir(lower)).sort().join(',') === 'dir,file' &&
+      !existsSync(path.join(dir, 'host-write'));
     return untouched
-      ? { mode: 'overlay', ipPath }
-      : { mode: 'inplace', reason: 'overlay probe wrote through to its lower layer' };
+      ? { mode: 'overlay', ...host }
+      : { mode: 'inplace', reason: 'sandbox probe wrote through to the host' };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

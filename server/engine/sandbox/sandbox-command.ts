@@ -10,32 +10,35 @@ export function sandboxSetupFailure(exitCode: number | null, output: string): st
 }
 
 /**
- * Builds the argv that runs one command inside new user, mount, network and PID namespaces.
+ * Runs one command inside new user, mount, network and PID namespaces.
  *
- * The shell script is fixed text; everything variable reaches it as positional arguments, so no
- * path or command is ever interpreted by a shell. Inside the namespaces the script brings loopback
- * up (each run has its own, so two runs can listen on the same port), mounts the overlay on the
- * workspace's own path when asked to (warm build caches keep matching their recorded paths), applies
- * deletions through the mount (overlayfs records whiteouts), then execs the command with stderr
- * folded into stdout so the two keep their relative order.
+ * The shell script is fixed text; everything variable reaches it as positional arguments or in the
+ * run's fstab, so no path or command is ever interpreted by a shell. Inside, the script brings
+ * loopback up (each run has its own, so two runs can listen on the same port), mounts everything
+ * the run needs with one `mount --all` (the overlay on the workspace's own path, so warm build
+ * caches keep matching their recorded paths; a private tmpfs for HOME; a fresh sysfs that shows no
+ * host cgroups; a private /dev/shm), makes the host's writable mounts read-only (the namespace's
+ * root is the server's user, who must not be able to write the server's files), applies deletions
+ * through the overlay (whiteouts), then execs the command with stderr folded into stdout so the
+ * two keep their relative order.
  */
 const script = `set -eu
-fail() { echo "shadowbox-sandbox: setup failed: $*" >&2; exit ${setupFailedExitCode}; }
-mode=$1 root=$2 cwd=$3 upper=$4 work=$5 deletes=$6 tmpfs=$7 ip=$8
-shift 8
+fail() { echo "${setupFailedMarker}$*" >&2; exit ${setupFailedExitCode}; }
+root=$1 cwd=$2 fstab=$3 upper=$4 work=$5 deletes=$6 tmpfs=$7 ip=$8 readonly=$9
+shift 9
 "$ip" link set lo up || fail "cannot bring loopback up"
-if [ "$mode" = overlay ]; then
-  if [ "$tmpfs" = 1 ]; then
-    mount -t tmpfs -o mode=0700 shadowbox-upper "$work" || fail "cannot mount a tmpfs for the upper layer"
-    mkdir "$work/upper" "$work/work"
-    cp -a "$upper/." "$work/upper/" || fail "cannot stage the hypothesis on tmpfs"
-    upper=$work/upper work=$work/work
-  fi
-  mount -t overlay shadowbox -o "lowerdir=$root,upperdir=$upper,workdir=$work,userxattr" "$root" ||
-    fail "cannot mount the overlay on $root"
-  if [ -s "$deletes" ]; then
-    while IFS= read -r p; do rm -f -- "$root/$p" || fail "cannot delete $p"; done < "$deletes"
-  fi
+if [ "$tmpfs" = 1 ]; then
+  mount -t tmpfs -o mode=0700 shadowbox-upper "$work" || fail "cannot mount a tmpfs for the upper layer"
+  mkdir "$work/upper" "$work/work"
+  cp -a "$upper/." "$work/upper/" || fail "cannot stage the hypothesis on tmpfs"
+fi
+mount --all --fstab "$fstab" || fail "cannot mount the sandbox's file systems on $root"
+while [ "$readonly" -gt 0 ]; do
+  mount -o remount,bind,ro "$1" || fail "cannot make $1 read-only"
+  shift; readonly=$((readonly - 1))
+done
+if [ -s "$deletes" ]; then
+  while IFS= read -r p; do rm -f -- "$root/$p" || fail "cannot delete $p"; done < "$deletes"
 fi
 cd "$root/$cwd" || fail "cannot enter $root/$cwd"
 exec "$@" 2>&1
@@ -49,15 +52,18 @@ export type SandboxLayout =
       /** Holds the hypothesis's files before the mount; receives every write after it. */
       readonly upper: string;
       readonly work: string;
-      /** A file listing workspace-relative paths to delete, one per line ('' for none). */
+      /** A file listing workspace-relative paths to delete, one per line (empty for none). */
       readonly deleteList: string;
       /** Copy the staged upper into a tmpfs mounted on `work`, and run from there. */
       readonly tmpfsUpper: boolean;
+      /** An empty directory: HOME and TMPDIR, a private tmpfs inside the sandbox. */
+      readonly home: string;
     }
   | {
       /** Runs in the workspace itself, writable (e.g. to warm a build cache), still isolated. */
       readonly kind: 'direct';
       readonly root: string;
+      readonly home: string;
     };
 
 export interface SandboxCommand {
@@ -73,10 +79,55 @@ export function mountablePath(dir: string): boolean {
   return !unsafeInMountOptions.test(dir);
 }
 
+// fstab fields are whitespace-separated; libmount reads octal escapes in them.
+const fstabField = (value: string): string => value.replace(/ /g, '\\040').replace(/\t/g, '\\011');
+
+/** The run's fstab, mounted by one `mount --all` inside the namespace. */
+export function sandboxFstab(layout: SandboxLayout, options: { readonly devShm: boolean }): string {
+  const { root } = layout;
+  for (const dir of [
+    root,
+    layout.home,
+    ...(layout.kind === 'overlay' ? [layout.upper, layout.work] : []),
+  ]) {
+    if (!mountablePath(dir)) {
+      throw new TypeError(
+        `sandboxFstab: mount paths cannot contain ',', ':', '\\' or a newline: '${dir}'`,
+      );
+    }
+  }
+  const lines: string[] = [];
+  if (layout.kind === 'overlay') {
+    const [upper, work] = layout.tmpfsUpper
+      ? [`${layout.work}/upper`, `${layout.work}/work`]
+      : [layout.upper, layout.work];
+    lines.push(
+      `shadowbox ${fstabField(root)} overlay lowerdir=${fstabField(root)},upperdir=${fstabField(upper)},workdir=${fstabField(work)},userxattr 0 0`,
+    );
+  } else {
+    // A mount of its own, so it stays writable when the host's file systems become read-only.
+    lines.push(`${fstabField(root)} ${fstabField(root)} none bind 0 0`);
+  }
+  lines.push(`shadowbox-home ${fstabField(layout.home)} tmpfs mode=0700,nosuid,nodev 0 0`);
+  lines.push('shadowbox-sys /sys sysfs ro,nosuid,nodev,noexec 0 0');
+  if (options.devShm) lines.push('shadowbox-shm /dev/shm tmpfs mode=1777,nosuid,nodev 0 0');
+  return `${lines.join('\n')}\n`;
+}
+
+export interface SandboxCommandOptions {
+  /** Workspace-relative directory to run in. */
+  readonly cwd?: string;
+  readonly ipPath: string;
+  /** Where the caller wrote `sandboxFstab(layout)`. */
+  readonly fstabPath: string;
+  /** Host mount points to make read-only inside the sandbox. */
+  readonly readOnlyMounts: readonly string[];
+}
+
 export function sandboxCommand(
   layout: SandboxLayout,
   argv: readonly string[],
-  options: { readonly cwd?: string; readonly ipPath: string },
+  options: SandboxCommandOptions,
 ): SandboxCommand {
   const [program] = argv;
   if (program === undefined || program.length === 0) {
@@ -99,14 +150,16 @@ export function sandboxCommand(
       '-c',
       script,
       'shadowbox-sandbox',
-      layout.kind,
       layout.root,
       options.cwd ?? '.',
+      options.fstabPath,
       overlay?.upper ?? '',
       overlay?.work ?? '',
       overlay?.deleteList ?? '',
       overlay?.tmpfsUpper === true ? '1' : '0',
       options.ipPath,
+      String(options.readOnlyMounts.length),
+      ...options.readOnlyMounts,
       ...argv,
     ],
   };

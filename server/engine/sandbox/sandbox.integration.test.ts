@@ -5,18 +5,18 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runProcess } from '../process/run-process';
 import { probeSandbox, type ProbeResult } from './probe';
-import { sandboxCommand, sandboxEnv, sandboxSetupFailure, type SandboxLayout } from './index';
+import { sandboxEnv, sandboxSetupFailure, type SandboxLayout } from './index';
+import { prepareSandbox, type SandboxHost } from './sandbox-host';
 
 type OverlayLayout = Extract<SandboxLayout, { kind: 'overlay' }>;
 
-let probe: ProbeResult;
-let ipPath: string;
+let host: SandboxHost;
 
 beforeAll(async () => {
-  probe = await probeSandbox(path.join(os.tmpdir(), 'sbx-probe'));
+  const probe: ProbeResult = await probeSandbox(path.join(os.tmpdir(), 'sbx-probe'));
   if (probe.mode !== 'overlay')
     throw new Error(`these tests need user namespaces: ${probe.reason}`);
-  ipPath = probe.ipPath;
+  host = probe;
 });
 
 async function layout(): Promise<{ dir: string; overlay: OverlayLayout; home: string }> {
@@ -34,12 +34,14 @@ async function layout(): Promise<{ dir: string; overlay: OverlayLayout; home: st
     work: path.join(dir, 'work'),
     deleteList: path.join(dir, 'deletes'),
     tmpfsUpper: false,
+    home: path.join(dir, 'home'),
   };
   return { dir, overlay, home: path.join(dir, 'home') };
 }
 
 async function sandboxed(l: SandboxLayout, home: string, script: string, timeoutMs = 20_000) {
-  const command = sandboxCommand(l, ['/bin/sh', '-c', script], { ipPath });
+  const runDir = path.dirname(home);
+  const command = await prepareSandbox(host, l, ['/bin/sh', '-c', script], { runDir });
   return runProcess(command.file, command.args, {
     cwd: os.tmpdir(),
     env: sandboxEnv({ home, tmpdir: home, extra: { MARK: 'set-by-task' } }),
@@ -127,7 +129,7 @@ import time; time.sleep(1)
     const broken: OverlayLayout = { ...overlay, work: path.join(overlay.work, 'missing') };
     const result = await sandboxed(broken, home, 'true');
     expect(sandboxSetupFailure(result.exitCode, result.output.text)).toMatch(
-      /cannot mount the overlay/,
+      /cannot mount the sandbox's file systems/,
     );
     const failing = await sandboxed(overlay, home, 'exit 125');
     expect(sandboxSetupFailure(failing.exitCode, failing.output.text)).toBeNull();
@@ -143,5 +145,36 @@ import time; time.sleep(1)
     expect(result.output.text).toBe('tmp');
     expect(await readdir(overlay.upper)).toEqual([]);
     expect(await readdir(overlay.root)).not.toContain('new.txt');
+  });
+
+  it('keeps the host read-only: only the overlay and a private HOME are writable', async () => {
+    const { dir, overlay, home } = await layout();
+    const result = await sandboxed(
+      overlay,
+      home,
+      [
+        `touch ${dir}/beside-workspace 2>/dev/null && echo HOST-WRITABLE`,
+        `touch ${os.tmpdir()}/sbx-host-write 2>/dev/null && echo TMP-WRITABLE`,
+        'echo cache > "$HOME/cache" && echo home-ok',
+        'echo x > /dev/shm/x && echo shm-ok',
+        'ls /sys/fs/cgroup | wc -l',
+      ].join('; '),
+    );
+    expect(result.output.text).toBe('home-ok\nshm-ok\n0');
+    expect(await readdir(dir)).not.toContain('beside-workspace');
+    expect(await readdir(home)).toEqual([]);
+  });
+
+  it('runs directly in a writable workspace when asked, still isolated', async () => {
+    const { overlay, home } = await layout();
+    const direct: SandboxLayout = { kind: 'direct', root: overlay.root, home };
+    const result = await sandboxed(
+      direct,
+      home,
+      'echo warm > built.txt && touch ../outside 2>/dev/null; echo done',
+    );
+    expect(result.output.text).toBe('done');
+    expect(await readFile(path.join(overlay.root, 'built.txt'), 'utf8')).toBe('warm\n');
+    expect(await readdir(path.dirname(overlay.root))).not.toContain('outside');
   });
 });

@@ -52,7 +52,7 @@ export async function createShadowRunner(options: ShadowRunnerOptions): Promise<
     if (probe.mode === 'overlay') {
       executor = createOverlayExecutor({
         scratchRoot,
-        ipPath: probe.ipPath,
+        host: probe,
         tmpfsUpper: options.tmpfsUpper ?? false,
       });
     } else if (requested === 'overlay') {

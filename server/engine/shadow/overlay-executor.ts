@@ -2,7 +2,8 @@ import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../../errors/app-error';
 import { runProcess } from '../process/run-process';
-import { mountablePath, sandboxCommand, sandboxEnv, sandboxSetupFailure } from '../sandbox';
+import { mountablePath, sandboxEnv, sandboxSetupFailure } from '../sandbox';
+import { prepareSandbox, type SandboxHost } from '../sandbox/sandbox-host';
 import type { Execution, ExecutionRequest, HypothesisExecutor } from './executor';
 import { createRunDir } from './scratch';
 import { stageIntoUpper } from './stage-files';
@@ -10,7 +11,7 @@ import { stageIntoUpper } from './stage-files';
 export interface OverlayExecutorOptions {
   /** Where per-run directories go, for a given workspace. */
   readonly scratchRoot: (workspace: string) => string;
-  readonly ipPath: string;
+  readonly host: SandboxHost;
   /** Keep each upper layer on a tmpfs inside the sandbox instead of the data directory's disk. */
   readonly tmpfsUpper: boolean;
 }
@@ -44,16 +45,20 @@ export function createOverlayExecutor(options: OverlayExecutorOptions): Hypothes
       const root = options.scratchRoot(workspace);
       const dir = await createRunDir(root);
       try {
-        if (!mountablePath(workspace) || !mountablePath(dir)) {
-          throw new AppError(
-            'SANDBOX_UNAVAILABLE',
-            `overlay mounts cannot name paths containing ',', ':', '\\' or a newline: '${mountablePath(workspace) ? dir : workspace}'`,
-          );
+        for (const p of [workspace, dir]) {
+          if (!mountablePath(p)) {
+            throw new AppError(
+              'SANDBOX_UNAVAILABLE',
+              `overlay mounts cannot name paths containing ',', ':', '\\' or a newline: '${p}'`,
+            );
+          }
         }
-        const [upper, work, home, tmp] = ['upper', 'work', 'home', 'tmp'].map((d) =>
-          path.join(dir, d),
-        ) as [string, string, string, string];
-        await Promise.all([upper, work, home, tmp].map((d) => mkdir(d)));
+        const [upper, work, home] = ['upper', 'work', 'home'].map((d) => path.join(dir, d)) as [
+          string,
+          string,
+          string,
+        ];
+        await Promise.all([upper, work, home].map((d) => mkdir(d)));
         await stageIntoUpper(workspace, upper, hypothesis.changes);
         const deleteList = path.join(dir, 'delete-list');
         const deletions = hypothesis.changes
@@ -61,21 +66,22 @@ export function createOverlayExecutor(options: OverlayExecutorOptions): Hypothes
           .map((c) => `${c.path}\n`);
         await writeFile(deleteList, deletions.join(''));
 
-        const command = sandboxCommand(
-          {
-            kind: 'overlay',
-            root: workspace,
-            upper,
-            work,
-            deleteList,
-            tmpfsUpper: options.tmpfsUpper,
-          },
-          request.command,
-          { cwd: request.cwd, ipPath: options.ipPath },
-        );
+        const layout = {
+          kind: 'overlay',
+          root: workspace,
+          upper,
+          work,
+          deleteList,
+          tmpfsUpper: options.tmpfsUpper,
+          home,
+        } as const;
+        const command = await prepareSandbox(options.host, layout, request.command, {
+          runDir: dir,
+          cwd: request.cwd,
+        });
         const result = await runProcess(command.file, command.args, {
           cwd: dir,
-          env: sandboxEnv({ home, tmpdir: tmp, extra: request.env }),
+          env: sandboxEnv({ home, tmpdir: home, extra: request.env }),
           timeoutMs: request.timeoutMs,
           killGraceMs: 0,
           tailBytes: request.tailBytes,

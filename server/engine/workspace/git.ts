@@ -93,8 +93,8 @@ export async function runGit(run: GitRun): Promise<GitOutput> {
     // git and hold the pipes open until curl's own timeouts fire.
     detached: true,
   });
-  let timedOut = false;
-  let canceled = false;
+  // Mutated from the timer and the abort listener.
+  const ended = { timedOut: false, canceled: false };
   const killGroup = (): void => {
     try {
       if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
@@ -106,11 +106,11 @@ export async function runGit(run: GitRun): Promise<GitOutput> {
     run.timeoutMs === undefined
       ? undefined
       : setTimeout(() => {
-          timedOut = true;
+          ended.timedOut = true;
           killGroup();
         }, run.timeoutMs);
   const onAbort = (): void => {
-    canceled = true;
+    ended.canceled = true;
     killGroup();
   };
   run.signal?.addEventListener('abort', onAbort, { once: true });
@@ -124,15 +124,15 @@ export async function runGit(run: GitRun): Promise<GitOutput> {
     clearTimeout(timer);
     run.signal?.removeEventListener('abort', onAbort);
   });
-  if (result.failed && result.exitCode === undefined && !timedOut && !canceled) {
+  if (result.failed && result.exitCode === undefined && !ended.timedOut && !ended.canceled) {
     throw new AppError('GIT_COMMAND_FAILED', `could not run git: ${result.shortMessage}`);
   }
   return {
     exitCode: result.exitCode ?? -1,
     stdout: Buffer.from(result.stdout),
     stderr: Buffer.from(result.stderr).toString('utf8'),
-    timedOut,
-    canceled,
+    timedOut: ended.timedOut,
+    canceled: ended.canceled,
   };
 }
 

@@ -1,9 +1,9 @@
-import { randomUUID } from 'node:crypto';
-import { copyFile, lstat, readFile, rm } from 'node:fs/promises';
+import { lstat, readFile, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { AppError } from '../../errors/app-error';
 import { git, gitText } from './git';
 import { withRepoLock } from './repo-lock';
+import { diffWorkTree } from './worktree-diff';
 import type { SourceRepo } from './source-repo';
 import {
   assertCommitId,
@@ -21,11 +21,9 @@ const checkpointIdentity = {
 };
 
 // eslint-disable-next-line no-control-regex
+const controlRun = /[\u0000-\u001f\u007f]+/g;
 const cleanLabel = (label: string): string =>
-  label
-    .replace(/[\u0000-\u001f\u007f]+/g, ' ')
-    .trim()
-    .slice(0, 200) || 'checkpoint';
+  label.replace(controlRun, ' ').trim().slice(0, 200) || 'checkpoint';
 
 /**
  * A task's own checkout of its source: a `git worktree` sharing the source's object store, at a
@@ -139,30 +137,7 @@ export class TaskWorktree {
    */
   diffSince(sha: string): Promise<Buffer> {
     assertCommitId(sha);
-    return withRepoLock(this.source.gitDir, async () => {
-      const index = join(this.adminDir, `diff-${randomUUID()}.index`);
-      try {
-        await copyFile(join(this.adminDir, 'index'), index);
-        const env = { GIT_INDEX_FILE: index };
-        await this.run(['add', '--all'], env);
-        return await this.run(
-          [
-            'diff',
-            '--cached',
-            '--binary',
-            '--full-index',
-            '--find-renames',
-            '--no-ext-diff',
-            '--no-textconv',
-            '--no-color',
-            sha,
-          ],
-          env,
-        );
-      } finally {
-        await rm(index, { force: true });
-      }
-    });
+    return withRepoLock(this.source.gitDir, () => diffWorkTree(this.adminDir, this.path, sha));
   }
 
   /**

@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { AppError } from '../../errors/app-error';
 
 /** Where workspaces live under the data directory: stable paths derived from ids, nothing else. */
@@ -8,7 +8,9 @@ export interface WorkspaceLayout {
 }
 
 export function workspaceLayout(dataDir: string): WorkspaceLayout {
-  return { sourcesDir: join(dataDir, 'sources'), worktreesDir: join(dataDir, 'worktrees') };
+  // Absolute, so no path handed to git can ever be read as an option.
+  const root = resolve(dataDir);
+  return { sourcesDir: join(root, 'sources'), worktreesDir: join(root, 'worktrees') };
 }
 
 const idPattern = /^[a-z0-9][a-z0-9-]{0,63}$/;

@@ -13,6 +13,8 @@ export interface ZipEntrySpec {
   readonly unixMode?: number;
   readonly flags?: number;
   readonly extra?: Buffer;
+  /** A CRC-32 to declare instead of the real one. */
+  readonly crc?: number;
   /** Bytes stored as the entry's (compressed) data instead of compressing `data`. */
   readonly rawBody?: Buffer;
   readonly declaredUncompressedSize?: number;
@@ -55,7 +57,7 @@ export function buildZip(entries: readonly ZipEntrySpec[]): Buffer {
       typeof spec.data === 'string' ? Buffer.from(spec.data) : (spec.data ?? Buffer.alloc(0));
     const method = spec.method ?? 8;
     const body = spec.rawBody ?? (method === 8 ? deflateRawSync(data) : data);
-    const crc = crc32(data);
+    const crc = spec.crc ?? crc32(data);
     const size = spec.declaredUncompressedSize ?? data.length;
     let localOffset = offset;
     if (spec.shareLocalWith === undefined) {

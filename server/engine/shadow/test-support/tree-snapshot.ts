@@ -10,8 +10,9 @@ export interface SnapshotOptions {
 
 /**
  * Everything observable about a tree: each entry's type, mode, mtime and content. Two equal
- * snapshots mean the tree was not touched, byte for byte and mtime for mtime. Times are compared
- * to the microsecond: restoring a time through utimes(2) from Node is exact to that, not beyond.
+ * snapshots mean the tree was not touched, byte for byte and mtime for mtime. File times are compared
+ * to the microsecond; directory times to the millisecond, because an in-place restore can only put
+ * them back through utimes(2) from a double, which is exact to about a quarter of a microsecond.
  */
 export async function snapshotTree(
   root: string,
@@ -20,7 +21,9 @@ export async function snapshotTree(
   const skip = options.skip ?? (() => false);
   const time = (ms: number): string => (Math.round(ms * 1000) / 1000).toFixed(3);
   const dirEntry = (mode: number, mtimeMs: number): string =>
-    options.directoryTimes === false ? mode.toString(8) : `${mode.toString(8)} ${time(mtimeMs)}`;
+    options.directoryTimes === false
+      ? mode.toString(8)
+      : `${mode.toString(8)} ${Math.round(mtimeMs).toString()}`;
   const out: Record<string, string> = {};
   async function walk(dir: string): Promise<void> {
     for (const name of (await readdir(dir)).sort()) {
