@@ -1,18 +1,12 @@
-import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { z } from 'zod';
 import { AppError } from '../../errors/app-error';
 import { runnerNames, type RunnerName } from '../../engine/parsers';
-import {
-  createShadowRunner,
-  shadowSpecSchema,
-  type ShadowEvent,
-  type ShadowRunReport,
-} from '../../engine/shadow';
+import { createShadowRunner, type ShadowEvent, type ShadowRunReport } from '../../engine/shadow';
 import { exitCodes, type CliCommand, type CliIo } from '../cli-io';
 import { formatReport } from './shadow-run-format';
+import { loadSpec } from './shadow-spec-file';
 
 const help = `Usage: shadowbox shadow-run SPEC.json [options] -- CMD ARGS…
 
@@ -38,67 +32,6 @@ Options:
 
 Exit status: 0 when a hypothesis passed, 1 when none did, 2 when the input was refused.
 `;
-
-// The CLI also takes edits from files next to the spec; the engine's schema knows only contents.
-const cliSpecSchema = z.object({
-  hypotheses: z.array(
-    z.looseObject({
-      edits: z
-        .array(
-          z.union([
-            z.strictObject({ path: z.string(), content: z.string() }),
-            z.strictObject({ path: z.string(), file: z.string() }),
-          ]),
-        )
-        .optional(),
-    }),
-  ),
-});
-
-async function loadSpec(specPath: string): Promise<z.infer<typeof shadowSpecSchema>> {
-  const text = await readFile(specPath, 'utf8').catch((error: unknown) => {
-    throw new AppError(
-      'INVALID_ARGUMENT',
-      `cannot read the spec '${specPath}': ${(error as Error).message}`,
-    );
-  });
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new AppError(
-      'INVALID_ARGUMENT',
-      `the spec '${specPath}' is not valid JSON: ${(error as Error).message}`,
-    );
-  }
-  const loose = cliSpecSchema.safeParse(json);
-  if (loose.success) {
-    for (const hypothesis of loose.data.hypotheses) {
-      for (const [i, edit] of (hypothesis.edits ?? []).entries()) {
-        if (!('file' in edit)) continue;
-        const source = path.resolve(path.dirname(specPath), edit.file);
-        const content = await readFile(source, 'utf8').catch(() => {
-          throw new AppError(
-            'INVALID_ARGUMENT',
-            `the spec's edit of '${edit.path}' names a file '${edit.file}' that cannot be read`,
-          );
-        });
-        (hypothesis.edits ?? [])[i] = { path: edit.path, content };
-      }
-    }
-    json = loose.data;
-  }
-  const parsed = shadowSpecSchema.safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue?.path.length ? ` at ${issue.path.join('.')}` : '';
-    throw new AppError(
-      'INVALID_ARGUMENT',
-      `the spec '${specPath}' is invalid${where}: ${issue?.message ?? 'unknown problem'}`,
-    );
-  }
-  return parsed.data;
-}
 
 function positiveInteger(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;

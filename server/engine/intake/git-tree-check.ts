@@ -10,6 +10,17 @@ export interface TreeSummary {
   readonly bytes: number;
 }
 
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+// git stores names as raw bytes; one that is not UTF-8 would be checked as U+FFFD but written raw.
+function decodeRecord(raw: Uint8Array): string {
+  try {
+    return utf8.decode(raw);
+  } catch {
+    throw reject('GIT_TREE_UNSAFE_PATH', 'a tree path is not valid UTF-8');
+  }
+}
+
 const refuse = (code: AppErrorCode, message: string, path: string) =>
   reject(code, message, { path });
 
@@ -27,8 +38,9 @@ export async function checkGitTree(
   const registry = new PathRegistry();
   let files = 0;
   let bytes = 0;
-  for (const record of listing.toString('utf8').split('\0')) {
-    if (record === '') continue;
+  let start = 0;
+  for (let end = listing.indexOf(0); end !== -1; start = end + 1, end = listing.indexOf(0, start)) {
+    const record = decodeRecord(listing.subarray(start, end));
     const tab = record.indexOf('\t');
     const [mode = '', , , size = '-'] = record.slice(0, tab).split(/ +/);
     const path = record.slice(tab + 1);

@@ -51,6 +51,25 @@ describe('ingestGit against git http-backend on loopback', () => {
       const dotgit = await git(['mktree'], `100644 blob ${config}\tconfig\n`);
       return git(['mktree'], `040000 tree ${dotgit}\t.git\n100644 blob ${config}\tREADME\n`);
     });
+    const unsafe: [string, (blob: string) => string | Buffer][] = [
+      ['dotdot', (blob) => `100644 blob ${blob}\t..\n`],
+      ['backslash', (blob) => `100644 blob ${blob}\t..\\..\\evil\n`],
+      ['casefold', (blob) => `100644 blob ${blob}\tREADME\n100644 blob ${blob}\treadme\n`],
+      ['control', (blob) => `100644 blob ${blob}\tx\u0001y\n`],
+      [
+        'nonutf8',
+        (blob) =>
+          Buffer.concat([Buffer.from(`100644 blob ${blob}\t`), Buffer.from([0xff, 0xfe, 0x0a])]),
+      ],
+    ];
+    for (const [name, line] of unsafe) {
+      await makeCraftedRepo(srv, name, (blob, git) => git(['mktree'], line(blob)));
+    }
+    await makeCraftedRepo(srv, 'upper-dotgit', async (blob, git) => {
+      const hooks = await git(['mktree'], `100755 blob ${blob}\tpost-checkout\n`);
+      const dotgit = await git(['mktree'], `040000 tree ${hooks}\thooks\n`);
+      return git(['mktree'], `040000 tree ${dotgit}\t.GIT\n`);
+    });
     server = await startGitHttpServer(srv);
   });
 
@@ -115,6 +134,12 @@ describe('ingestGit against git http-backend on loopback', () => {
     ['a tree holding a symlink', { url: 'symlink.git' }, 'GIT_TREE_SYMLINK'],
     ['a tree holding a submodule (gitlink)', { url: 'submodule.git' }, 'GIT_TREE_SUBMODULE'],
     ['a committed .git/config with core.fsmonitor', { url: 'dotgit.git' }, 'GIT_TREE_UNSAFE_PATH'],
+    ['a tree entry named ..', { url: 'dotdot.git' }, 'GIT_TREE_UNSAFE_PATH'],
+    ['a tree path with backslashes', { url: 'backslash.git' }, 'GIT_TREE_UNSAFE_PATH'],
+    ['tree paths that collide by case', { url: 'casefold.git' }, 'GIT_TREE_UNSAFE_PATH'],
+    ['a tree path with a control character', { url: 'control.git' }, 'GIT_TREE_UNSAFE_PATH'],
+    ['a tree path that is not UTF-8', { url: 'nonutf8.git' }, 'GIT_TREE_UNSAFE_PATH'],
+    ['a committed .GIT/hooks (case variant)', { url: 'upper-dotgit.git' }, 'GIT_TREE_UNSAFE_PATH'],
     ['an unknown ref', { url: 'fixture.git', ref: 'no-such-branch' }, 'GIT_REF_NOT_FOUND'],
     [
       'a ref that looks like an option',

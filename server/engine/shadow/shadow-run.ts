@@ -1,8 +1,5 @@
-import { stat } from 'node:fs/promises';
 import os from 'node:os';
-import path from 'node:path';
 import pLimit from 'p-limit';
-import { AppError } from '../../errors/app-error';
 import {
   junitReportPaths,
   parseJUnitXml,
@@ -14,32 +11,14 @@ import {
 import { discardEvents, type EventSink } from '../ports';
 import { applyHypothesis } from './apply-hypothesis';
 import type { Execution, HypothesisExecutor } from './executor';
-import type { Hypothesis, PreparedHypothesis } from './hypothesis';
-import { pathProblem } from './hypothesis-paths';
+import type { PreparedHypothesis } from './hypothesis';
 import { prepareHypotheses } from './prepare-hypotheses';
 import { rank } from './rank';
 import type { ShadowEvent } from './shadow-events';
+import { validateRequest, type ShadowRunRequest } from './shadow-request';
 import type { HypothesisOutcome, ShadowRunReport } from './shadow-report';
 
-export interface ShadowRunRequest {
-  /** Absolute path of the workspace; never written unless `apply` is set and there is a winner. */
-  readonly workspace: string;
-  /** argv, never a shell string. */
-  readonly command: readonly string[];
-  readonly hypotheses: readonly Hypothesis[];
-  /** Workspace-relative directory to run in; default the workspace itself. */
-  readonly cwd?: string;
-  /** Default: the number of cores. In-place mode always runs one at a time. */
-  readonly parallel?: number;
-  /** Per hypothesis; default 10 minutes. */
-  readonly timeoutMs?: number;
-  readonly apply?: boolean;
-  /** Default: chosen from the command, else detected from the output. */
-  readonly runner?: RunnerName | 'auto';
-  readonly env?: Readonly<Record<string, string>>;
-  readonly tailBytes?: number;
-  readonly signal?: AbortSignal;
-}
+export type { ShadowRunRequest };
 
 export interface ShadowRunDeps {
   readonly executor: HypothesisExecutor;
@@ -47,38 +26,6 @@ export interface ShadowRunDeps {
 }
 
 const defaultTimeoutMs = 10 * 60 * 1000;
-
-async function validateRequest(request: ShadowRunRequest): Promise<void> {
-  const { workspace, command, parallel, timeoutMs, cwd } = request;
-  if (!path.isAbsolute(workspace)) {
-    throw new AppError(
-      'INVALID_ARGUMENT',
-      `workspace must be an absolute path, got '${workspace}'`,
-    );
-  }
-  const stats = await stat(workspace).catch(() => null);
-  if (stats?.isDirectory() !== true) {
-    throw new AppError('INVALID_ARGUMENT', `workspace '${workspace}' is not a directory`);
-  }
-  if (command.length === 0 || command[0] === '') {
-    throw new AppError('INVALID_ARGUMENT', 'the command is empty: give the test command after --');
-  }
-  if (parallel !== undefined && !(Number.isInteger(parallel) && parallel >= 1 && parallel <= 64)) {
-    throw new AppError(
-      'INVALID_ARGUMENT',
-      `parallel must be an integer from 1 to 64, got ${String(parallel)}`,
-    );
-  }
-  if (timeoutMs !== undefined && !(Number.isFinite(timeoutMs) && timeoutMs > 0)) {
-    throw new AppError(
-      'INVALID_ARGUMENT',
-      `the timeout must be positive, got ${String(timeoutMs)} ms`,
-    );
-  }
-  const cwdProblem = cwd === undefined || cwd === '.' ? null : pathProblem(cwd);
-  if (cwdProblem !== null)
-    throw new AppError('INVALID_ARGUMENT', `cwd '${String(cwd)}' ${cwdProblem}`);
-}
 
 function countTests(runner: RunnerName | 'auto', execution: Execution): TestCounts {
   if (execution.reports.length > 0) {

@@ -6,7 +6,7 @@ import { execa } from 'execa';
 export async function testGit(
   cwd: string,
   args: readonly string[],
-  input?: string,
+  input?: string | Buffer,
 ): Promise<string> {
   const result = await execa('git', args, {
     cwd,
@@ -72,12 +72,12 @@ export async function makeCraftedRepo(
   name: string,
   build: (
     blob: string,
-    git: (args: string[], input?: string) => Promise<string>,
+    git: (args: string[], input?: string | Buffer) => Promise<string>,
   ) => Promise<string>,
 ): Promise<string> {
   const bare = join(root, `${name}.git`);
   await mkdir(bare);
-  const run = (args: string[], input?: string) => testGit(bare, args, input);
+  const run = (args: string[], input?: string | Buffer) => testGit(bare, args, input);
   await run(['init', '-q', '--bare', '-b', 'main']);
   const blob = await run(['hash-object', '-w', '--stdin'], 'payload\n');
   const tree = await build(blob, run);

@@ -1,0 +1,59 @@
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { AppError } from '../../errors/app-error';
+import type { RunnerName } from '../parsers';
+import type { Hypothesis } from './hypothesis';
+import { pathProblem } from './hypothesis-paths';
+
+export interface ShadowRunRequest {
+  /** Absolute path of the workspace; never written unless `apply` is set and there is a winner. */
+  readonly workspace: string;
+  /** argv, never a shell string. */
+  readonly command: readonly string[];
+  readonly hypotheses: readonly Hypothesis[];
+  /** Workspace-relative directory to run in; default the workspace itself. */
+  readonly cwd?: string;
+  /** Default: the number of cores. In-place mode always runs one at a time. */
+  readonly parallel?: number;
+  /** Per hypothesis; default 10 minutes. */
+  readonly timeoutMs?: number;
+  readonly apply?: boolean;
+  /** Default: chosen from the command, else detected from the output. */
+  readonly runner?: RunnerName | 'auto';
+  readonly env?: Readonly<Record<string, string>>;
+  readonly tailBytes?: number;
+  readonly signal?: AbortSignal;
+}
+
+/** Refuses a request that cannot run, naming the option and the value, before anything runs. */
+export async function validateRequest(request: ShadowRunRequest): Promise<void> {
+  const { workspace, command, parallel, timeoutMs, cwd } = request;
+  if (!path.isAbsolute(workspace)) {
+    throw new AppError(
+      'INVALID_ARGUMENT',
+      `workspace must be an absolute path, got '${workspace}'`,
+    );
+  }
+  const stats = await stat(workspace).catch(() => null);
+  if (stats?.isDirectory() !== true) {
+    throw new AppError('INVALID_ARGUMENT', `workspace '${workspace}' is not a directory`);
+  }
+  if (command.length === 0 || command[0] === '') {
+    throw new AppError('INVALID_ARGUMENT', 'the command is empty: give the test command after --');
+  }
+  if (parallel !== undefined && !(Number.isInteger(parallel) && parallel >= 1 && parallel <= 64)) {
+    throw new AppError(
+      'INVALID_ARGUMENT',
+      `parallel must be an integer from 1 to 64, got ${String(parallel)}`,
+    );
+  }
+  if (timeoutMs !== undefined && !(Number.isFinite(timeoutMs) && timeoutMs > 0)) {
+    throw new AppError(
+      'INVALID_ARGUMENT',
+      `the timeout must be positive, got ${String(timeoutMs)} ms`,
+    );
+  }
+  const cwdProblem = cwd === undefined || cwd === '.' ? null : pathProblem(cwd);
+  if (cwdProblem !== null)
+    throw new AppError('INVALID_ARGUMENT', `cwd '${String(cwd)}' ${cwdProblem}`);
+}
