@@ -6,6 +6,8 @@ import type { IntakeEvent } from './intake-events';
 import { reject } from './intake-result';
 import { PathRegistry } from './path-registry';
 
+const progressEvery = 100;
+
 const codeOfRule: Record<PathRule, AppErrorCode> = {
   traversal: 'ARCHIVE_PATH_TRAVERSAL',
   absolute: 'ARCHIVE_PATH_ABSOLUTE',
@@ -25,6 +27,7 @@ export class ArchiveGate {
   #declaredBytes = 0;
   #writtenBytes = 0;
   #files = 0;
+  #done = 0;
 
   constructor(
     private readonly caps: IntakeCaps,
@@ -140,12 +143,14 @@ export class ArchiveGate {
     }
   }
 
+  /** Counts a written entry; progress goes out every `progressEvery` entries (events are stored). */
   entryDone(type: 'file' | 'dir'): void {
     if (type === 'file') this.#files += 1;
-    this.events.emit({
-      type: 'intake.progress',
-      entries: this.#entries,
-      bytes: this.#writtenBytes,
-    });
+    this.#done += 1;
+    if (this.#done % progressEvery === 0) this.reportProgress();
+  }
+
+  reportProgress(): void {
+    this.events.emit({ type: 'intake.progress', entries: this.#done, bytes: this.#writtenBytes });
   }
 }

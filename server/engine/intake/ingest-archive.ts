@@ -50,6 +50,7 @@ export async function ingestArchive(
       const writer = new ArchiveWriter(staging.root);
       if (format === 'zip') await extractZip(options.archive, gate, writer, caps);
       else await extractTar(options.archive, gate, writer, caps);
+      gate.reportProgress();
       await staging.commit({ stripSingleTopFolder: true });
       const files = gate.files;
       events.emit({ type: 'intake.completed', files, bytes: gate.bytes, commit: null });

@@ -74,8 +74,11 @@ describe('ingestGit against git http-backend on loopback', () => {
   });
 
   afterAll(async () => {
-    await server.close();
-    await rm(srv, { recursive: true, force: true });
+    try {
+      await server.close();
+    } finally {
+      await rm(srv, { recursive: true, force: true });
+    }
   });
 
   afterEach(async () => {

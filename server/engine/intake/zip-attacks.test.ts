@@ -177,6 +177,11 @@ const cases: AttackCase[] = [
     code: 'ARCHIVE_SIZE_MISMATCH',
   },
   {
+    name: 'local header naming another file than the central directory',
+    entries: [{ ...ok('innocent.txt'), localName: '../../evil.sh' }],
+    code: 'ARCHIVE_CORRUPT',
+  },
+  {
     name: 'CRC-32 mismatch',
     entries: [{ ...ok('a.txt', 'payload'), crc: 0x12345678 }],
     code: 'ARCHIVE_CORRUPT',

@@ -47,14 +47,16 @@ async function admitAll(zip: ZipFile, gate: ArchiveGate, caps: IntakeCaps): Prom
     throw reject('ARCHIVE_TOO_MANY_ENTRIES', `archive has more than ${caps.maxEntries} entries`);
   }
   const admitted: Admitted[] = [];
+  let renamed: string | undefined;
   await readAll(zip, async (entry) => {
     const { name, alternates } = namesOf(entry);
     const shape = checkZipEntry(entry, name, caps);
     for (const alternate of alternates) gate.admitAlias(alternate, name);
     const size = shape.type === 'file' ? entry.uncompressedSize : 0;
     const segments = gate.admit(name, shape.type, size);
-    const { fileDataStart } = await zip.readLocalFileHeaderPromise(entry, { minimal: true });
-    admitted.push({ ...shape, entry, segments, fileDataStart });
+    const local = await zip.readLocalFileHeaderPromise(entry);
+    if (!local.fileName.equals(entry.fileNameRaw)) renamed ??= name;
+    admitted.push({ ...shape, entry, segments, fileDataStart: local.fileDataStart });
   });
   const ranges = admitted
     .map((a): [number, number] => [
@@ -68,6 +70,13 @@ async function admitAll(zip: ZipFile, gate: ArchiveGate, caps: IntakeCaps): Prom
     }
     return end;
   }, 0);
+  // Checked after the overlap rule, which explains a shared local header better. Extractors that
+  // walk local headers would otherwise write another name than the one we checked.
+  if (renamed !== undefined) {
+    throw reject('ARCHIVE_CORRUPT', 'local header name differs from the central directory', {
+      entry: renamed,
+    });
+  }
   return admitted;
 }
 

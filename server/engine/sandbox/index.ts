@@ -6,6 +6,12 @@ export {
   type SandboxLayout,
   type SandboxCommand,
   type SandboxCommandOptions,
+  type CacheOverlay,
 } from './sandbox-command';
-export { sandboxEnv, validateExtraEnv, type SandboxEnvOptions } from './sandbox-env';
+export {
+  sandboxEnv,
+  toolchainCaches,
+  validateExtraEnv,
+  type SandboxEnvOptions,
+} from './sandbox-env';
 export { hostWritableMounts, writableMounts } from './host-mounts';

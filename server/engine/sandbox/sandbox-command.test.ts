@@ -42,6 +42,13 @@ describe('sandboxFstab', () => {
     );
   });
 
+  it('gives each toolchain cache its own overlay', () => {
+    const caches = [{ dir: '/root/.cargo', upper: '/r/cache-0/upper', work: '/r/cache-0/work' }];
+    expect(sandboxFstab(overlay, { devShm: false, caches })).toContain(
+      'shadowbox-cache /root/.cargo overlay lowerdir=/root/.cargo,upperdir=/r/cache-0/upper,workdir=/r/cache-0/work,userxattr 0 0\n',
+    );
+  });
+
   it('refuses paths mount(8) cannot express', () => {
     expect(() => sandboxFstab({ ...overlay, root: '/data/a,b' }, { devShm: true })).toThrow(
       "cannot contain ',', ':'",

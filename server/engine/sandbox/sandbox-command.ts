@@ -82,13 +82,33 @@ export function mountablePath(dir: string): boolean {
 // fstab fields are whitespace-separated; libmount reads octal escapes in them.
 const fstabField = (value: string): string => value.replace(/ /g, '\\040').replace(/\t/g, '\\011');
 
+/**
+ * A host directory that runs need to write but must not change, such as cargo's home (its
+ * package-cache lock and usage database): each run gets a private overlay of it.
+ */
+export interface CacheOverlay {
+  readonly dir: string;
+  readonly upper: string;
+  readonly work: string;
+}
+
+export interface FstabOptions {
+  readonly devShm: boolean;
+  readonly caches?: readonly CacheOverlay[];
+}
+
+const overlayLine = (target: string, upper: string, work: string, source = 'shadowbox'): string =>
+  `${source} ${fstabField(target)} overlay lowerdir=${fstabField(target)},upperdir=${fstabField(upper)},workdir=${fstabField(work)},userxattr 0 0`;
+
 /** The run's fstab, mounted by one `mount --all` inside the namespace. */
-export function sandboxFstab(layout: SandboxLayout, options: { readonly devShm: boolean }): string {
+export function sandboxFstab(layout: SandboxLayout, options: FstabOptions): string {
   const { root } = layout;
+  const caches = options.caches ?? [];
   for (const dir of [
     root,
     layout.home,
     ...(layout.kind === 'overlay' ? [layout.upper, layout.work] : []),
+    ...caches.flatMap((c) => [c.dir, c.upper, c.work]),
   ]) {
     if (!mountablePath(dir)) {
       throw new TypeError(
@@ -101,13 +121,13 @@ export function sandboxFstab(layout: SandboxLayout, options: { readonly devShm: 
     const [upper, work] = layout.tmpfsUpper
       ? [`${layout.work}/upper`, `${layout.work}/work`]
       : [layout.upper, layout.work];
-    lines.push(
-      `shadowbox ${fstabField(root)} overlay lowerdir=${fstabField(root)},upperdir=${fstabField(upper)},workdir=${fstabField(work)},userxattr 0 0`,
-    );
+    lines.push(overlayLine(root, upper, work));
   } else {
     // A mount of its own, so it stays writable when the host's file systems become read-only.
     lines.push(`${fstabField(root)} ${fstabField(root)} none bind 0 0`);
   }
+  for (const cache of caches)
+    lines.push(overlayLine(cache.dir, cache.upper, cache.work, 'shadowbox-cache'));
   lines.push(`shadowbox-home ${fstabField(layout.home)} tmpfs mode=0700,nosuid,nodev 0 0`);
   lines.push('shadowbox-sys /sys sysfs ro,nosuid,nodev,noexec 0 0');
   if (options.devShm) lines.push('shadowbox-shm /dev/shm tmpfs mode=1777,nosuid,nodev 0 0');

@@ -77,3 +77,12 @@ export function sandboxEnv(options: SandboxEnvOptions): Record<string, string> {
   }
   return env;
 }
+
+/**
+ * Directories of the environment that toolchains write to even when they only read: cargo takes
+ * its package-cache lock and updates its usage database in CARGO_HOME on every build. Each run
+ * gets them through a private overlay, so the caches stay warm and the host's copy unchanged.
+ */
+export function toolchainCaches(env: Readonly<Record<string, string>>): string[] {
+  return [env.CARGO_HOME].filter((dir): dir is string => dir !== undefined && existsSync(dir));
+}

@@ -1,9 +1,10 @@
 import { existsSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
   sandboxCommand,
   sandboxFstab,
+  type CacheOverlay,
   type SandboxCommand,
   type SandboxLayout,
 } from './sandbox-command';
@@ -28,10 +29,25 @@ export async function prepareSandbox(
   host: SandboxHost,
   layout: SandboxLayout,
   argv: readonly string[],
-  options: { readonly runDir: string; readonly cwd?: string },
+  options: {
+    readonly runDir: string;
+    readonly cwd?: string;
+    /** Host directories each run may write through a private overlay (see CacheOverlay). */
+    readonly caches?: readonly string[];
+  },
 ): Promise<SandboxCommand> {
+  const caches: CacheOverlay[] = [];
+  for (const [i, dir] of (options.caches ?? []).entries()) {
+    const base = path.join(options.runDir, `cache-${i}`);
+    const cache = { dir, upper: path.join(base, 'upper'), work: path.join(base, 'work') };
+    await Promise.all([
+      mkdir(cache.upper, { recursive: true }),
+      mkdir(cache.work, { recursive: true }),
+    ]);
+    caches.push(cache);
+  }
   const fstabPath = path.join(options.runDir, 'fstab');
-  await writeFile(fstabPath, sandboxFstab(layout, { devShm: existsSync('/dev/shm') }));
+  await writeFile(fstabPath, sandboxFstab(layout, { devShm: existsSync('/dev/shm'), caches }));
   return sandboxCommand(layout, argv, {
     ipPath: host.ipPath,
     fstabPath,

@@ -177,4 +177,32 @@ import time; time.sleep(1)
     expect(await readFile(path.join(overlay.root, 'built.txt'), 'utf8')).toBe('warm\n');
     expect(await readdir(path.dirname(overlay.root))).not.toContain('outside');
   });
+
+  it("gives each run a private, writable copy of cargo's home that leaves the host's unchanged", async () => {
+    const { dir, overlay, home } = await layout();
+    const cargoHome = path.join(dir, 'cargo-home');
+    await mkdir(cargoHome);
+    await writeFile(path.join(cargoHome, '.package-cache'), '');
+    const command = await prepareSandbox(
+      host,
+      overlay,
+      [
+        '/bin/sh',
+        '-c',
+        'echo lock > "$CARGO_HOME/.package-cache" && touch "$CARGO_HOME/new" && ls -A "$CARGO_HOME"',
+      ],
+      {
+        runDir: dir,
+        caches: [cargoHome],
+      },
+    );
+    const result = await runProcess(command.file, command.args, {
+      cwd: dir,
+      env: sandboxEnv({ home, tmpdir: home, extra: { CARGO_HOME: cargoHome } }),
+      timeoutMs: 20_000,
+    });
+    expect(result.output.text).toBe('.package-cache\nnew');
+    expect(await readdir(cargoHome)).toEqual(['.package-cache']);
+    expect(await readFile(path.join(cargoHome, '.package-cache'), 'utf8')).toBe('');
+  });
 });

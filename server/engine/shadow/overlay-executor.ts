@@ -2,7 +2,7 @@ import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../../errors/app-error';
 import { runProcess } from '../process/run-process';
-import { mountablePath, sandboxEnv, sandboxSetupFailure } from '../sandbox';
+import { mountablePath, sandboxEnv, sandboxSetupFailure, toolchainCaches } from '../sandbox';
 import { prepareSandbox, type SandboxHost } from '../sandbox/sandbox-host';
 import type { Execution, ExecutionRequest, HypothesisExecutor } from './executor';
 import { createRunDir } from './scratch';
@@ -75,13 +75,15 @@ export function createOverlayExecutor(options: OverlayExecutorOptions): Hypothes
           tmpfsUpper: options.tmpfsUpper,
           home,
         } as const;
+        const env = sandboxEnv({ home, tmpdir: home, extra: request.env });
         const command = await prepareSandbox(options.host, layout, request.command, {
           runDir: dir,
           cwd: request.cwd,
+          caches: toolchainCaches(env),
         });
         const result = await runProcess(command.file, command.args, {
           cwd: dir,
-          env: sandboxEnv({ home, tmpdir: home, extra: request.env }),
+          env,
           timeoutMs: request.timeoutMs,
           killGraceMs: 0,
           tailBytes: request.tailBytes,

@@ -36,8 +36,11 @@ describe('a Git source served by git http-backend becomes a bare repo with task 
   });
 
   afterAll(async () => {
-    await server.close();
-    await rm(root, { recursive: true, force: true });
+    try {
+      await server.close();
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
   });
 
   it.each([

@@ -13,6 +13,8 @@ export interface ZipEntrySpec {
   readonly unixMode?: number;
   readonly flags?: number;
   readonly extra?: Buffer;
+  /** A different name for the local header only (the central directory keeps `name`). */
+  readonly localName?: string;
   /** A CRC-32 to declare instead of the real one. */
   readonly crc?: number;
   /** Bytes stored as the entry's (compressed) data instead of compressing `data`. */
@@ -61,7 +63,8 @@ export function buildZip(entries: readonly ZipEntrySpec[]): Buffer {
     const size = spec.declaredUncompressedSize ?? data.length;
     let localOffset = offset;
     if (spec.shareLocalWith === undefined) {
-      const local = Buffer.concat([localHeader(name, spec, body, crc, size), body]);
+      const localName = spec.localName === undefined ? name : Buffer.from(spec.localName, 'utf8');
+      const local = Buffer.concat([localHeader(localName, spec, body, crc, size), body]);
       locals.push(local);
       offsets.push(offset);
       offset += local.length;
