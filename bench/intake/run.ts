@@ -108,8 +108,12 @@ async function main(): Promise<void> {
   if (created === undefined || !created.ok) throw new Error('import failed');
   const { source, commit } = created;
 
+  // Interleaved with plain `git worktree add/remove` on the same repository, so the two columns see
+  // the same (shared, noisy) disk.
   const createMs: number[] = [];
   const removeMs: number[] = [];
+  const plainCreateMs: number[] = [];
+  const plainRemoveMs: number[] = [];
   for (let run = 0; run < Math.max(runs, 5); run += 1) {
     let task: TaskWorktree | undefined;
     createMs.push(
@@ -118,6 +122,14 @@ async function main(): Promise<void> {
       }),
     );
     removeMs.push(await timed(() => task?.remove() ?? Promise.resolve()));
+    const plain = join(work, `plain-${run}`);
+    const gitDir = `--git-dir=${source.gitDir}`;
+    plainCreateMs.push(
+      await timed(() => execa('git', [gitDir, 'worktree', 'add', '-q', '--detach', plain, commit])),
+    );
+    plainRemoveMs.push(
+      await timed(() => execa('git', [gitDir, 'worktree', 'remove', '--force', plain])),
+    );
   }
   const { stdout: repoSize } = await execa('du', ['-sh', source.gitDir]);
   const { stdout: load } = await execa('cat', ['/proc/loadavg']);
@@ -138,6 +150,8 @@ async function main(): Promise<void> {
         worktreeMedianMs: {
           create: Math.round(median(createMs)),
           remove: Math.round(median(removeMs)),
+          plainGitCreateBaseline: Math.round(median(plainCreateMs)),
+          plainGitRemoveBaseline: Math.round(median(plainRemoveMs)),
         },
         loadAverage: load.split(' ').slice(0, 3).join(' '),
       },

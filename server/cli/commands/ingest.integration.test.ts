@@ -29,8 +29,11 @@ describe('shadowbox ingest end to end', () => {
   });
 
   afterAll(async () => {
-    await server.close();
-    await rm(root, { recursive: true, force: true });
+    try {
+      await server.close();
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
   });
 
   it('the real binary extracts a tar.gz (exit 0) and refuses a symlink zip (exit 2, exact JSON)', async () => {

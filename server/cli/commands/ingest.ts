@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { httpStatusOf, type AppError } from '../../errors/app-error';
+import { httpStatusOf, isAppError, type AppError } from '../../errors/app-error';
 import { defaultGitUrlPolicy, type GitUrlPolicy } from '../../engine/intake/git-url-policy';
 import type { CloneCaps } from '../../engine/intake/git-clone';
 import type { IntakeCaps } from '../../engine/intake/intake-caps';
@@ -33,6 +33,8 @@ export interface IngestCommandDeps {
 }
 
 interface Ingested {
+  readonly source: 'archive' | 'git';
+  readonly format?: string;
   readonly dir: string;
   readonly files: number;
   readonly bytes: number;
@@ -45,6 +47,36 @@ function fail(io: CliIo, json: boolean, error: Pick<AppError, 'code' | 'message'
   else io.stderr.write(`shadowbox ingest: ${error.message} [${error.code}]\n`);
   const status = httpStatusOf(error.code);
   return status === 404 || status >= 500 ? exitCodes.failure : exitCodes.rejected;
+}
+
+async function run(
+  values: { archive?: string; git?: string; ref?: string },
+  into: string,
+  cwd: string,
+  deps: IngestCommandDeps,
+): Promise<{ ok: true; value: Ingested } | { ok: false; error: AppError }> {
+  const caps = deps.caps === undefined ? {} : { caps: deps.caps };
+  if (values.archive !== undefined) {
+    const result = await ingestArchive({
+      into,
+      ...caps,
+      archive: path.resolve(cwd, values.archive),
+    });
+    if (!result.ok) return result;
+    const { dir, format, files, bytes } = result;
+    return { ok: true, value: { source: 'archive', format, dir, files, bytes, commit: null } };
+  }
+  const result = await ingestGit({
+    into,
+    ...caps,
+    url: values.git ?? '',
+    policy: deps.policy,
+    ...(values.ref === undefined ? {} : { ref: values.ref }),
+    ...(deps.cloneCaps === undefined ? {} : { cloneCaps: deps.cloneCaps }),
+  });
+  if (!result.ok) return result;
+  const { dir, files, bytes, commit } = result;
+  return { ok: true, value: { source: 'git', dir, files, bytes, commit } };
 }
 
 export function createIngestCommand(deps: IngestCommandDeps): CliCommand {
@@ -87,48 +119,13 @@ export function createIngestCommand(deps: IngestCommandDeps): CliCommand {
     }
     if (values.into === undefined) return invalid('--into DIR is required; see --help');
     if (values.ref !== undefined && values.git === undefined) return invalid('--ref needs --git');
-    const into = path.resolve(io.cwd, values.into);
-    const common = { into, ...(deps.caps === undefined ? {} : { caps: deps.caps }) };
-    let outcome:
-      { ok: true; value: Ingested & Record<string, unknown> } | { ok: false; error: AppError };
-    if (values.archive !== undefined) {
-      const result = await ingestArchive({
-        ...common,
-        archive: path.resolve(io.cwd, values.archive),
-      });
-      outcome = result.ok
-        ? {
-            ok: true,
-            value: {
-              source: 'archive',
-              format: result.format,
-              dir: result.dir,
-              files: result.files,
-              bytes: result.bytes,
-              commit: null,
-            },
-          }
-        : result;
-    } else {
-      const result = await ingestGit({
-        ...common,
-        url: values.git ?? '',
-        policy: deps.policy,
-        ...(values.ref === undefined ? {} : { ref: values.ref }),
-        ...(deps.cloneCaps === undefined ? {} : { cloneCaps: deps.cloneCaps }),
-      });
-      outcome = result.ok
-        ? {
-            ok: true,
-            value: {
-              source: 'git',
-              dir: result.dir,
-              files: result.files,
-              bytes: result.bytes,
-              commit: result.commit,
-            },
-          }
-        : result;
+    let outcome: { ok: true; value: Ingested } | { ok: false; error: AppError };
+    try {
+      outcome = await run(values, path.resolve(io.cwd, values.into), io.cwd, deps);
+    } catch (error) {
+      // Host faults (git missing, disk full) arrive as thrown AppErrors: exit 1, same output shape.
+      if (isAppError(error)) return fail(io, json, error);
+      throw error;
     }
     if (!outcome.ok) return fail(io, json, outcome.error);
     const { value } = outcome;

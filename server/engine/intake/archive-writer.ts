@@ -37,8 +37,9 @@ export class ArchiveWriter {
   }
 
   /**
-   * Streams one file (its source opened only once the target exists), failing with ARCHIVE_SIZE_MISMATCH as soon as it grows past `declaredSize`
-   * (the stream's own end check catches a short one) and reporting every chunk to `onBytes`.
+   * Writes one file from its source (opened only once the target exists), failing with
+   * ARCHIVE_SIZE_MISMATCH as soon as it grows past `declaredSize` or ends short of it, and
+   * reporting every chunk to `onBytes` (which enforces the total cap).
    */
   async file(
     segments: readonly string[],
@@ -58,7 +59,7 @@ export class ArchiveWriter {
       // Whole small files in one write() (most source files), large ones in 1 MiB batches.
       const flush = async (): Promise<void> => {
         if (pendingBytes === 0) return;
-        await handle.write(Buffer.concat(pending, pendingBytes));
+        await handle.writeFile(Buffer.concat(pending, pendingBytes)); // loops until all is written
         pending = [];
         pendingBytes = 0;
       };

@@ -63,7 +63,7 @@ export async function cloneBare(options: {
         abort.abort();
       }
     });
-  }, 100);
+  }, 250);
   try {
     const output = await runGit({
       gitDir: null,

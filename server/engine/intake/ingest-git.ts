@@ -5,7 +5,7 @@ import { git } from '../workspace/git';
 import { neutralizeAttributes } from '../workspace/source-repo';
 import { cloneBare, defaultCloneCaps, type CloneCaps } from './git-clone';
 import { checkGitTree } from './git-tree-check';
-import { resolveRef } from './git-ref';
+import { assertRefName, resolveRef } from './git-ref';
 import { defaultGitUrlPolicy, type GitUrlPolicy } from './git-url-policy';
 import { resolveIntakeCaps, type IntakeCaps } from './intake-caps';
 import type { IntakeEvent } from './intake-events';
@@ -41,6 +41,7 @@ export async function ingestGit(options: IngestGitOptions): Promise<IntakeResult
   const cloneCaps = { ...defaultCloneCaps, ...options.cloneCaps };
   let scratch: string | null = null;
   try {
+    if (options.ref !== undefined) assertRefName(options.ref); // before any network traffic
     const url = await (options.policy ?? defaultGitUrlPolicy).pin(options.url);
     events.emit({ type: 'intake.started', source: 'git', location: url.href });
     const staging = await openStaging(options.into);

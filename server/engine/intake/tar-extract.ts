@@ -81,14 +81,12 @@ export function extractTar(
           if (entry.type === 'Directory') {
             entry.resume(); // node-tar moves on to the next header only once this one has ended
             await writer.directory(segments);
-          } else
-            await writer.file(
-              segments,
-              () => Promise.resolve(entry),
-              entry.mode ?? 0,
-              entry.size,
-              (n) => gate.wrote(n),
-            );
+          } else {
+            const open = () => Promise.resolve(entry);
+            await writer.file(segments, open, entry.mode ?? 0, entry.size, (n) => {
+              gate.wrote(n);
+            });
+          }
           gate.entryDone(entry.type === 'Directory' ? 'dir' : 'file');
         });
         work.catch(fail);

@@ -7,7 +7,8 @@ import { taskRef, type WorkspaceLayout } from './workspace-layout';
 /**
  * Start-up cleanup after a crash: removes every worktree whose task is not in `keep` (checkout,
  * registration and task ref), prunes registrations whose directory vanished, and deletes
- * directories under the worktrees folder that no source knows. Returns the removed task ids.
+ * directories under the worktrees folder that no source knows, and half-built source scratch
+ * directories. Returns the removed task ids.
  */
 export async function pruneStaleWorktrees(
   layout: WorkspaceLayout,
@@ -40,6 +41,10 @@ export async function pruneStaleWorktrees(
         removed.push(taskId);
       }
     });
+  }
+  // Half-built sources from an intake that crashed (`.<id>.tmp-*`, see makeScratch).
+  for (const name of sources.filter((entry) => entry.startsWith('.') && entry.includes('.tmp-'))) {
+    await rm(join(layout.sourcesDir, name), { recursive: true, force: true });
   }
   const directories = await readdir(layout.worktreesDir).catch(() => [] as string[]);
   for (const name of directories) {

@@ -208,12 +208,15 @@ describe('source repositories and task worktrees', () => {
     });
     await rm(vanished.path, { recursive: true, force: true });
     await mkdir(join(layout.worktreesDir, 'orphan'));
+    const halfBuilt = join(layout.sourcesDir, '.crashed-src.tmp-abc123');
+    await mkdir(join(halfBuilt, 'repo.git'), { recursive: true });
     await expect(
       TaskWorktree.create({ layout, source, taskId: 'crashed', commit: baseline }),
     ).rejects.toThrow(/already exists/);
     const removed = await pruneStaleWorktrees(layout, new Set(['alive']));
     expect(removed.sort()).toEqual(['crashed', 'orphan', 'vanished']);
     expect(existsSync(crashed.path)).toBe(false);
+    expect(existsSync(halfBuilt)).toBe(false);
     expect(existsSync(alive.path)).toBe(true);
     const again = await TaskWorktree.create({
       layout,
