@@ -26,6 +26,7 @@ export default tseslint.config(
       'next-env.d.ts',
       'bench/.work/',
       '**/fixtures/**',
+      'server/db/generated/',
     ],
   },
   js.configs.recommended,

@@ -1,0 +1,90 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadEnv, redact } from './env';
+
+const cwd = '/srv/shadowbox';
+
+describe('loadEnv', () => {
+  it('defaults to ./data, 127.0.0.1:3000 and the SQLite file in the data directory', () => {
+    expect(loadEnv({}, cwd)).toEqual({
+      dataDir: '/srv/shadowbox/data',
+      host: '127.0.0.1',
+      port: 3000,
+      database: { provider: 'sqlite', file: '/srv/shadowbox/data/shadowbox.db' },
+    });
+  });
+
+  it('treats empty values as unset', () => {
+    expect(loadEnv({ PORT: '', HOST: ' ', DATABASE_URL: '', SHADOWBOX_DATA_DIR: '' }, cwd)).toEqual(
+      loadEnv({}, cwd),
+    );
+  });
+
+  it('resolves the data directory and puts the default database in it', () => {
+    const env = loadEnv({ SHADOWBOX_DATA_DIR: 'var/sb' }, cwd);
+    expect(env.dataDir).toBe('/srv/shadowbox/var/sb');
+    expect(env.database).toEqual({
+      provider: 'sqlite',
+      file: '/srv/shadowbox/var/sb/shadowbox.db',
+    });
+    expect(loadEnv({ SHADOWBOX_DATA_DIR: '/abs' }, cwd).dataDir).toBe('/abs');
+  });
+
+  it('reads HOST and PORT', () => {
+    expect(loadEnv({ HOST: '0.0.0.0', PORT: '8080' }, cwd)).toMatchObject({
+      host: '0.0.0.0',
+      port: 8080,
+    });
+    expect(loadEnv({ HOST: '::1', PORT: '0' }, cwd)).toMatchObject({ host: '::1', port: 0 });
+  });
+
+  it.each([
+    ['file:./db/x.db', path.join(cwd, 'db/x.db')],
+    ['file:/var/lib/x.db', '/var/lib/x.db'],
+    ['file:///var/lib/x.db', '/var/lib/x.db'],
+  ])('reads DATABASE_URL=%s as a SQLite file', (url, file) => {
+    expect(loadEnv({ DATABASE_URL: url }, cwd).database).toEqual({ provider: 'sqlite', file });
+  });
+
+  it.each([
+    'postgres://u:p@db:5432/sb',
+    'postgresql://postgres@127.0.0.1/shadowbox?sslmode=disable',
+  ])('reads DATABASE_URL=%s as PostgreSQL', (url) => {
+    expect(loadEnv({ DATABASE_URL: url }, cwd).database).toEqual({ provider: 'postgresql', url });
+  });
+
+  it.each([
+    [{ PORT: 'abc' }, 'PORT="abc" must be a whole number from 0 to 65535'],
+    [{ PORT: '70000' }, 'PORT="70000" must be a whole number from 0 to 65535'],
+    [{ PORT: '-1' }, 'PORT="-1"'],
+    [{ HOST: 'bad host' }, 'HOST="bad host" must be a host name or an IP address'],
+    [{ DATABASE_URL: 'mysql://x/y' }, 'DATABASE_URL="mysql://x/y" is not supported'],
+    [{ DATABASE_URL: 'file:' }, 'DATABASE_URL="file:" must name a database file'],
+    [{ DATABASE_URL: 'file::memory:' }, 'must name a database file'],
+    [{ DATABASE_URL: 'postgresql://localhost' }, 'must name a host and a database'],
+  ])('rejects %o with a message naming the variable and the value', (source, message) => {
+    expect(() => loadEnv(source, cwd)).toThrow(message);
+    try {
+      loadEnv(source, cwd);
+    } catch (error) {
+      expect(error).toMatchObject({ name: 'AppError', code: 'INVALID_ARGUMENT' });
+      expect((error as Error).message).toMatch(/^Invalid environment: /);
+    }
+  });
+
+  it('reports every bad variable at once', () => {
+    expect(() => loadEnv({ PORT: 'x', HOST: 'a b' }, cwd)).toThrow(/HOST=.*; PORT=|PORT=.*; HOST=/);
+  });
+
+  it('never prints a database password', () => {
+    expect(() => loadEnv({ DATABASE_URL: 'postgresql://u:s3cret@h' }, cwd)).toThrow(
+      'DATABASE_URL="postgresql://u:***@h" must name a host and a database',
+    );
+    expect(redact('postgres://user:pa:ss@host/db')).toBe('postgres://user:***@host/db');
+    expect(redact('postgres://user@host/db')).toBe('postgres://user@host/db');
+  });
+
+  it('reads process.env by default and has no side effects', () => {
+    expect(loadEnv().host).toBeTypeOf('string');
+  });
+});

@@ -1,0 +1,125 @@
+import path from 'node:path';
+import { z } from 'zod';
+import { AppError } from './errors/app-error';
+
+/**
+ * The process configuration, parsed once at start-up (`loadEnv()`), so a bad value fails before
+ * anything listens or writes. Relative paths are resolved against the working directory here, once.
+ */
+export interface Env {
+  /** Absolute path of the data directory (database file, repositories, worktrees). */
+  dataDir: string;
+  host: string;
+  port: number;
+  database: DatabaseConfig;
+}
+
+export type DatabaseConfig =
+  | { provider: 'sqlite'; /** absolute path of the database file */ file: string }
+  | { provider: 'postgresql'; url: string };
+
+export type EnvSource = Readonly<Record<string, string | undefined>>;
+
+// `VAR=` in a shell or a .env file means "not set", not "set to the empty string".
+const optional = z
+  .string()
+  .transform((value) => value.trim())
+  .transform((value) => (value === '' ? undefined : value))
+  .optional();
+
+const schema = z.object({
+  SHADOWBOX_DATA_DIR: optional,
+  HOST: optional.pipe(
+    z
+      .string()
+      .regex(/^[A-Za-z0-9.:[\]%-]+$/, 'must be a host name or an IP address')
+      .optional(),
+  ),
+  PORT: optional.pipe(
+    z
+      .string()
+      .regex(/^\d{1,5}$/, 'must be a whole number from 0 to 65535')
+      .transform(Number)
+      .refine((port) => port <= 65_535, 'must be a whole number from 0 to 65535')
+      .optional(),
+  ),
+  DATABASE_URL: optional,
+});
+
+export function loadEnv(source: EnvSource = process.env, cwd: string = process.cwd()): Env {
+  const parsed = schema.safeParse({
+    SHADOWBOX_DATA_DIR: source.SHADOWBOX_DATA_DIR,
+    HOST: source.HOST,
+    PORT: source.PORT,
+    DATABASE_URL: source.DATABASE_URL,
+  });
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => {
+      const variable = String(issue.path[0]);
+      return `${variable}=${JSON.stringify(source[variable] ?? '')} ${issue.message}`;
+    });
+    throw envError(
+      problems.join('; '),
+      parsed.error.issues.map((issue) => String(issue.path[0])),
+    );
+  }
+  const values = parsed.data;
+  const dataDir = path.resolve(cwd, values.SHADOWBOX_DATA_DIR ?? './data');
+  return {
+    dataDir,
+    host: values.HOST ?? '127.0.0.1',
+    port: values.PORT ?? 3000,
+    database: parseDatabaseUrl(values.DATABASE_URL, dataDir, cwd),
+  };
+}
+
+/** `file:PATH` (relative to `cwd`) → SQLite; `postgres://` / `postgresql://` → PostgreSQL. */
+export function parseDatabaseUrl(
+  value: string | undefined,
+  dataDir: string,
+  cwd: string,
+): DatabaseConfig {
+  if (value === undefined) return { provider: 'sqlite', file: path.join(dataDir, 'shadowbox.db') };
+  if (value.startsWith('file:')) {
+    const file = value.slice('file:'.length).replace(/^\/\/(?=\/)/, '');
+    if (file === '' || file.includes('?') || file === ':memory:') {
+      throw envError(
+        `DATABASE_URL=${JSON.stringify(value)} must name a database file, e.g. file:./data/shadowbox.db (no query parameters, no :memory:)`,
+        ['DATABASE_URL'],
+      );
+    }
+    return { provider: 'sqlite', file: path.resolve(cwd, file) };
+  }
+  if (/^postgres(ql)?:\/\//.test(value)) {
+    let url: URL;
+    try {
+      url = new URL(value);
+    } catch {
+      throw envError(`DATABASE_URL=${JSON.stringify(redact(value))} is not a valid URL`, [
+        'DATABASE_URL',
+      ]);
+    }
+    if (url.hostname === '' || url.pathname.length <= 1) {
+      throw envError(
+        `DATABASE_URL=${JSON.stringify(redact(value))} must name a host and a database, e.g. postgresql://user@127.0.0.1:5432/shadowbox`,
+        ['DATABASE_URL'],
+      );
+    }
+    return { provider: 'postgresql', url: value };
+  }
+  throw envError(
+    `DATABASE_URL=${JSON.stringify(redact(value))} is not supported: use file:PATH (SQLite) or postgresql://… (PostgreSQL)`,
+    ['DATABASE_URL'],
+  );
+}
+
+/** A connection string for messages and logs: the password is replaced by `***`. */
+export function redact(url: string): string {
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/?#@]*:)[^@/?#]*@/i, '$1***@');
+}
+
+function envError(problems: string, variables: string[]): AppError {
+  return new AppError('INVALID_ARGUMENT', `Invalid environment: ${problems}`, {
+    details: { variables },
+  });
+}
