@@ -1,8 +1,9 @@
-import { lstat, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { execa } from 'execa';
 import { runProcess } from '../../server/engine/process/run-process';
-import { sandboxCommand, sandboxEnv } from '../../server/engine/sandbox';
+import { sandboxEnv } from '../../server/engine/sandbox';
+import { prepareSandbox, type SandboxHost } from '../../server/engine/sandbox/sandbox-host';
 import type { Hypothesis } from '../../server/engine/shadow';
 import { median, runIn, timed } from './measure';
 import type { BenchProject } from './projects/project';
@@ -47,19 +48,19 @@ export interface ManualRun {
   readonly upper: UpperUsage | null;
 }
 
-function transform(variant: CopyUpVariant, args: readonly string[], script: string): string[] {
-  const rootOnly = variant.startsWith('root-');
-  const options =
-    variant === 'volatile' || variant === 'tmpfs-volatile'
-      ? ',userxattr,volatile"'
-      : variant === 'root-metacopy'
-        ? ',metacopy=on,redirect_dir=on"'
-        : variant === 'root-metacopy-volatile'
-          ? ',metacopy=on,redirect_dir=on,volatile"'
-          : ',userxattr"';
-  return args
-    .filter((a) => !(rootOnly && (a === '--user' || a === '--map-root-user')))
-    .map((a) => (a === script ? a.replace(',userxattr"', options) : a));
+/** The overlay's mount options for a variant (the engine mounts with `userxattr` only). */
+function overlayOptions(variant: CopyUpVariant): string {
+  switch (variant) {
+    case 'volatile':
+    case 'tmpfs-volatile':
+      return 'userxattr,volatile';
+    case 'root-metacopy':
+      return 'metacopy=on,redirect_dir=on';
+    case 'root-metacopy-volatile':
+      return 'metacopy=on,redirect_dir=on,volatile';
+    default:
+      return 'userxattr';
+  }
 }
 
 function areaOf(relative: string): string {
@@ -94,11 +95,24 @@ export async function upperUsage(upper: string): Promise<UpperUsage> {
   return { bytes, apparentBytes, files, areas };
 }
 
+export interface ManualOptions {
+  readonly scratch: string;
+  readonly host: SandboxHost;
+  readonly inspect: boolean;
+  /** Called with the upper directory after the run, before it is deleted. */
+  readonly keep?: (upper: string, runDir: string) => Promise<void>;
+}
+
+/**
+ * One shadow built with the engine's own `prepareSandbox` (same fstab, namespaces, read-only host,
+ * environment), then altered for the variant: the overlay line of the fstab gets the variant's
+ * options, and the root variants drop the user namespace.
+ */
 export async function manualShadow(
   project: BenchProject,
   hypothesis: Hypothesis,
   variant: CopyUpVariant,
-  options: { scratch: string; ipPath: string; inspect: boolean },
+  options: ManualOptions,
 ): Promise<ManualRun> {
   await mkdir(options.scratch, { recursive: true });
   const dir = await mkdtemp(path.join(options.scratch, 'manual-'));
@@ -115,32 +129,41 @@ export async function manualShadow(
   }
   const deleteList = path.join(dir, 'delete-list');
   await writeFile(deleteList, '');
-  const command = sandboxCommand(
-    {
-      kind: 'overlay',
-      root: project.dir,
-      upper,
-      work,
-      deleteList,
-      tmpfsUpper: variant.startsWith('tmpfs'),
-    },
-    project.command,
-    { ipPath: options.ipPath },
+  const layout = {
+    kind: 'overlay',
+    root: project.dir,
+    upper,
+    work,
+    deleteList,
+    tmpfsUpper: variant.startsWith('tmpfs'),
+    home,
+  } as const;
+  const command = await prepareSandbox(options.host, layout, project.command, { runDir: dir });
+  const fstab = path.join(dir, 'fstab');
+  const lines = (await readFile(fstab, 'utf8')).replace(
+    /,userxattr 0 0$/m,
+    `,${overlayOptions(variant)} 0 0`,
   );
-  const script = command.args[command.args.indexOf('-c') + 1] ?? '';
+  await writeFile(fstab, lines);
+  const rootOnly = variant.startsWith('root-');
+  const args = command.args.filter(
+    (a) => !(rootOnly && (a === '--user' || a === '--map-root-user')),
+  );
   const extra: Record<string, string> =
     variant === 'incremental-off' ? { CARGO_INCREMENTAL: '0' } : {};
-  const result = await runProcess(command.file, transform(variant, command.args, script), {
+  const result = await runProcess(command.file, args, {
     cwd: dir,
     env: sandboxEnv({ home, tmpdir: home, extra }),
     timeoutMs: 10 * 60 * 1000,
     killGraceMs: 0,
   });
   const runMs = performance.now() - started;
-  if (result.exitCode === 125)
+  if (result.exitCode === 125) {
     throw new Error(`${variant}: sandbox set-up failed: ${result.output.text}`);
-  const upperFigures =
-    options.inspect && !variant.startsWith('tmpfs') ? await upperUsage(upper) : null;
+  }
+  const onDisk = !variant.startsWith('tmpfs');
+  const upperFigures = options.inspect && onDisk ? await upperUsage(upper) : null;
+  if (options.keep !== undefined && onDisk) await options.keep(upper, dir);
   const { ms: rmMs } = await timed(() => rm(dir, { recursive: true, force: true }));
   return {
     variant,
@@ -171,43 +194,24 @@ export interface CopyUpFigures {
   readonly copyMBps: number | null;
 }
 
+/** Copy rate of this disk: one kept upper layer copied with `cp -a`, in MB/s. */
 async function copyRate(
   project: BenchProject,
   hypothesis: Hypothesis,
-  scratch: string,
-  ipPath: string,
-) {
-  // Re-run once keeping the upper, copy it with cp -a, and time that.
-  const dir = await mkdtemp(path.join(scratch, 'copy-'));
-  const upper = path.join(dir, 'upper');
-  const work = path.join(dir, 'work');
-  await Promise.all([mkdir(upper), mkdir(work), writeFile(path.join(dir, 'deletes'), '')]);
-  for (const edit of hypothesis.edits) {
-    await mkdir(path.dirname(path.join(upper, edit.path)), { recursive: true });
-    await writeFile(path.join(upper, edit.path), edit.content);
-  }
-  const command = sandboxCommand(
-    {
-      kind: 'overlay',
-      root: project.dir,
-      upper,
-      work,
-      deleteList: path.join(dir, 'deletes'),
-      tmpfsUpper: false,
+  options: { scratch: string; host: SandboxHost },
+): Promise<number> {
+  let rate = Number.NaN;
+  await manualShadow(project, hypothesis, 'engine', {
+    ...options,
+    inspect: false,
+    keep: async (upper, runDir) => {
+      const { bytes } = await upperUsage(upper);
+      await execa('sync');
+      const { ms } = await timed(() => execa('cp', ['-a', upper, path.join(runDir, 'copy')]));
+      rate = bytes / 1e6 / (ms / 1000);
     },
-    project.command,
-    { ipPath },
-  );
-  await runProcess(command.file, command.args, {
-    cwd: dir,
-    env: sandboxEnv({ home: dir, tmpdir: dir }),
-    timeoutMs: 600_000,
   });
-  const { bytes } = await upperUsage(upper);
-  await execa('sync');
-  const { ms } = await timed(() => execa('cp', ['-a', upper, path.join(dir, 'copy')]));
-  await rm(dir, { recursive: true, force: true });
-  return bytes / 1e6 / (ms / 1000);
+  return rate;
 }
 
 /** Variants too slow to repeat: measured once, on the first hypothesis. */
@@ -217,7 +221,7 @@ export async function measureCopyUp(
   project: BenchProject,
   env: Readonly<Record<string, string>>,
   variants: readonly CopyUpVariant[],
-  options: { scratch: string; ipPath: string; reps: number; variantHypotheses: number },
+  options: { scratch: string; host: SandboxHost; reps: number; variantHypotheses: number },
 ): Promise<CopyUpFigures> {
   const perHypothesis: ManualRun[] = [];
   for (const h of project.hypotheses) {
@@ -254,8 +258,7 @@ export async function measureCopyUp(
     );
   }
   const first = project.hypotheses[0];
-  const copyMBps =
-    first === undefined ? null : await copyRate(project, first, options.scratch, options.ipPath);
+  const copyMBps = first === undefined ? null : await copyRate(project, first, options);
   return {
     perHypothesis,
     variants: summary,

@@ -11,6 +11,29 @@ export interface Sample {
   readonly exitCode: number | null;
   /** The command's process time (spawn to exit) when known, without set-up and clean-up. */
   readonly processMs: number | null;
+  /** CPU seconds of the command and its children (user, system), from `/usr/bin/time`. */
+  readonly cpu: Cpu | null;
+}
+
+export interface Cpu {
+  readonly user: number;
+  readonly sys: number;
+}
+
+const cpuMarker = 'BENCH-CPU';
+
+/**
+ * The command wrapped in `/usr/bin/time`, which reports the CPU time of the command and everything
+ * it waited for. On a shared machine CPU time is steadier than wall time, and system time shows
+ * the kernel's share (copy-up happens in the system calls of the process that writes).
+ */
+export function withCpuTime(argv: readonly string[]): string[] {
+  return ['/usr/bin/time', '-f', `${cpuMarker} %U %S`, ...argv];
+}
+
+export function cpuFrom(output: string): Cpu | null {
+  const match = new RegExp(`^${cpuMarker} ([\\d.]+) ([\\d.]+)$`, 'm').exec(output);
+  return match === null ? null : { user: Number(match[1]), sys: Number(match[2]) };
 }
 
 export function median(values: readonly number[]): number {
@@ -84,7 +107,7 @@ export async function inPlaceRun(
   try {
     for (const edit of hypothesis.edits)
       await writeFile(path.join(project.dir, edit.path), edit.content);
-    result = await runIn(project.dir, project.command, env);
+    result = await runIn(project.dir, withCpuTime(project.command), env);
   } finally {
     for (const [file, content] of originals) await writeFile(path.join(project.dir, file), content);
   }
@@ -92,6 +115,7 @@ export async function inPlaceRun(
     ms: performance.now() - started,
     exitCode: result.exitCode,
     processMs: result.durationMs,
+    cpu: cpuFrom(result.output.text),
   };
 }
 
@@ -105,7 +129,7 @@ export async function shadowRun(
   const { ms, value: report } = await timed(() =>
     runner.run({
       workspace: project.dir,
-      command: project.command,
+      command: withCpuTime(project.command),
       hypotheses,
       parallel: options.parallel ?? 1,
       timeoutMs,
@@ -117,7 +141,12 @@ export async function shadowRun(
     if (outcome === undefined) throw new Error(`no outcome for ${h.name}`);
     if (outcome.error !== null)
       throw new Error(`${h.name}: ${outcome.error}\n${outcome.outputTail}`);
-    return { ms, exitCode: outcome.exitCode, processMs: outcome.durationMs };
+    return {
+      ms,
+      exitCode: outcome.exitCode,
+      processMs: outcome.durationMs,
+      cpu: cpuFrom(outcome.outputTail),
+    };
   });
   return { ms, results };
 }

@@ -1,6 +1,8 @@
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { spawn as nodeSpawn } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { runProcess } from '../../server/engine/process/run-process';
+import { prepareSandbox, type SandboxHost } from '../../server/engine/sandbox/sandbox-host';
 import type { ShadowRunner } from '../../server/engine/shadow';
 import { median, timed } from './measure';
 import type { BenchProject } from './projects/project';
@@ -14,16 +16,21 @@ export interface OverheadFigures {
   readonly overheadTmpfsMs: number;
   /** Engine shadow minus the raw unshare + loopback + overlay + `true`: the engine's own share. */
   readonly engineShareMs: number;
+  /** Of that: the engine's extra sandbox steps (fstab mounts, read-only host) vs its JS work. */
+  readonly engineSandboxStepsMs: number;
+  readonly engineJsMs: number;
   /** What `volatile` saves on the raw sandbox (no sync of the upper file system at unmount). */
   readonly volatileSavesMs: number;
 }
 
 export type OverheadKind =
+  | 'nodeSpawn'
   | 'direct'
   | 'unshare'
   | 'unshareMount'
   | 'rawSandbox'
   | 'rawSandboxVolatile'
+  | 'engineArgv'
   | 'engineDisk'
   | 'engineTmpfs';
 
@@ -50,6 +57,7 @@ export async function measureOverhead(
   project: BenchProject,
   runners: { disk: ShadowRunner; tmpfs: ShadowRunner },
   scratch: string,
+  host: SandboxHost,
   env: Readonly<Record<string, string>>,
   runs: number,
 ): Promise<OverheadFigures> {
@@ -86,12 +94,47 @@ export async function measureOverhead(
     const [upper, work] = await layers();
     return spawn('unshare', [...flags, 'sh', '-c', script, 'sh', project.dir, upper, work]);
   };
+  const bare = (): Promise<number> => {
+    const started = performance.now();
+    return new Promise((resolve, reject) => {
+      const child = nodeSpawn('true', [], {
+        stdio: 'ignore',
+        env: { ...env } as NodeJS.ProcessEnv,
+      });
+      child.once('error', reject);
+      child.once('close', () => {
+        resolve(performance.now() - started);
+      });
+    });
+  };
+  /** The engine's own sandbox command (fstab, read-only host, HOME tmpfs), without the engine. */
+  const engineArgv = async (): Promise<number> => {
+    const [upper, work] = await layers();
+    const runDir = path.dirname(upper);
+    const home = `${work}-home`;
+    const deleteList = `${work}-deletes`;
+    await mkdir(home);
+    await writeFile(deleteList, '');
+    const layout = {
+      kind: 'overlay',
+      root: project.dir,
+      upper,
+      work,
+      deleteList,
+      tmpfsUpper: false,
+      home,
+    } as const;
+    const command = await prepareSandbox(host, layout, ['true'], { runDir });
+    return spawn(command.file, command.args);
+  };
   const kinds: Record<OverheadKind, () => Promise<number>> = {
+    nodeSpawn: bare,
     direct: () => spawn('true', []),
     unshare: () => spawn('unshare', ['-Urm', 'true']),
     unshareMount: () => raw(['-Urm'], rawScript('userxattr').replace('ip link set lo up && ', '')),
     rawSandbox: () => raw(nsFlags, rawScript('userxattr')),
     rawSandboxVolatile: () => raw(nsFlags, rawScript('userxattr,volatile')),
+    engineArgv,
     engineDisk: () => engine(runners.disk),
     engineTmpfs: () => engine(runners.tmpfs),
   };
@@ -116,6 +159,8 @@ export async function measureOverhead(
     overheadMs: medians.engineDisk - medians.direct,
     overheadTmpfsMs: medians.engineTmpfs - medians.direct,
     engineShareMs: medians.engineDisk - medians.rawSandbox,
+    engineSandboxStepsMs: medians.engineArgv - medians.rawSandbox,
+    engineJsMs: medians.engineDisk - medians.engineArgv,
     volatileSavesMs: medians.rawSandbox - medians.rawSandboxVolatile,
   };
 }

@@ -1,5 +1,13 @@
 import type { Hypothesis, ShadowRunner } from '../../server/engine/shadow';
-import { checkSameOutcome, inPlaceRun, median, rewarm, shadowRun, type Sample } from './measure';
+import {
+  checkSameOutcome,
+  inPlaceRun,
+  median,
+  rewarm,
+  shadowRun,
+  type Cpu,
+  type Sample,
+} from './measure';
 import type { BenchProject } from './projects/project';
 
 export type Variant = 'inplace' | 'disk' | 'tmpfs';
@@ -16,6 +24,8 @@ export interface HypothesisFigures {
   /** Median time of the command's own process inside the shadow (upper on disk), ms. */
   readonly diskProcessMs: number;
   readonly inplaceProcessMs: number;
+  /** Median CPU seconds (user, system) of the command per variant. */
+  readonly cpu: Readonly<Record<Variant, Cpu | null>>;
   readonly samples: Readonly<Record<Variant, readonly number[]>>;
 }
 
@@ -72,6 +82,11 @@ export async function measurePerHypothesis(
       checkSameOutcome(`${project.kind}/${hypothesis.name} tmpfs`, a, c);
     }
     const ms = (v: Variant): number[] => samples[v].map((s) => s.ms);
+    const cpu = (v: Variant): Cpu | null => {
+      const known = samples[v].flatMap((s) => (s.cpu === null ? [] : [s.cpu]));
+      if (known.length === 0) return null;
+      return { user: median(known.map((c) => c.user)), sys: median(known.map((c) => c.sys)) };
+    };
     const row: HypothesisFigures = {
       project: project.kind,
       hypothesis: hypothesis.name,
@@ -81,6 +96,7 @@ export async function measurePerHypothesis(
       tmpfsMs: median(ms('tmpfs')),
       diskProcessMs: median(samples.disk.map((s) => s.processMs ?? Number.NaN)),
       inplaceProcessMs: median(samples.inplace.map((s) => s.processMs ?? Number.NaN)),
+      cpu: { inplace: cpu('inplace'), disk: cpu('disk'), tmpfs: cpu('tmpfs') },
       samples: { inplace: ms('inplace'), disk: ms('disk'), tmpfs: ms('tmpfs') },
     };
     log(

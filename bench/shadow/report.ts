@@ -13,6 +13,8 @@ export interface BenchResults {
     readonly kernel: string;
     readonly loadAtStart: number[];
   };
+  /** 1-minute load average when each part started: other processes share this machine. */
+  readonly loadByPart: Readonly<Record<string, number>>;
   readonly projects: Readonly<Record<string, ProjectStats>>;
   readonly perHypothesis: readonly HypothesisFigures[];
   readonly copyUp: CopyUpFigures | null;
@@ -110,6 +112,27 @@ function perHypothesisSection(r: BenchResults): string {
   ].join('\n');
 }
 
+function cpuSection(r: BenchResults): string {
+  const c = (cpu: { user: number; sys: number } | null): string =>
+    cpu === null ? '?' : `${cpu.user.toFixed(2)}+${cpu.sys.toFixed(2)}`;
+  return [
+    'CPU seconds of the command, user+system (medians; steadier than wall time on a shared machine):',
+    table(
+      ['project', 'hypothesis', 'in-place', 'shadow/disk', 'shadow/tmpfs', 'sys disk − in-place'],
+      r.perHypothesis.map((f) => [
+        f.project,
+        f.hypothesis,
+        c(f.cpu.inplace),
+        c(f.cpu.disk),
+        c(f.cpu.tmpfs),
+        f.cpu.disk === null || f.cpu.inplace === null
+          ? ''
+          : `${((f.cpu.disk.sys - f.cpu.inplace.sys) * 1000).toFixed(0)} ms`,
+      ]),
+    ),
+  ].join('\n');
+}
+
 function copyUpSection(r: BenchResults): string {
   const c = r.copyUp;
   if (c === null) return '';
@@ -133,7 +156,7 @@ function copyUpSection(r: BenchResults): string {
   lines.push(
     '',
     `cargo test with no change: in place ${s(c.noopInplaceMs)}, in a shadow ${s(c.noopShadowMs)}` +
-      ` (+${msText(c.noopShadowMs - c.noopInplaceMs)})`,
+      ` (${c.noopShadowMs >= c.noopInplaceMs ? '+' : '−'}${msText(Math.abs(c.noopShadowMs - c.noopInplaceMs))})`,
     `process time of cargo inside the engine's shadow vs in place (part 1 medians): ` +
       cargo
         .map((f) => `${f.hypothesis} ${s(f.diskProcessMs)} vs ${s(f.inplaceProcessMs)}`)
@@ -169,21 +192,21 @@ function copyUpSection(r: BenchResults): string {
 
 function worktreeSection(r: BenchResults): string {
   const t = targets.worktreeSpeedup;
+  const cells = (w: WorktreeFigures, shadow: number): string[] => {
+    const speedup = w.worktreeMs / shadow;
+    return [s(shadow), x(speedup), w.project === 'cargo' ? verdict(speedup >= t) : ''];
+  };
   return [
-    `2. Fresh git worktree per attempt (add, write, run, remove) vs a shadow (target: shadow ≥ ${t}× faster)`,
+    `2. Fresh git worktree per attempt (add, write, run, remove) vs a shadow of the same change (target: shadow ≥ ${t}× faster)`,
     table(
-      ['project', '', 'worktree', 'shadow', 'speed-up', ''],
-      r.worktree.map((w) => {
-        const speedup = w.worktreeMs / w.shadowMs;
-        return [
-          w.project,
-          '',
-          s(w.worktreeMs),
-          s(w.shadowMs),
-          x(speedup),
-          w.project === 'cargo' ? verdict(speedup >= t) : '',
-        ];
-      }),
+      ['project', '', 'worktree', 'shadow/disk', 'speed-up', '', 'shadow/tmpfs', 'speed-up', ''],
+      r.worktree.map((w) => [
+        w.project,
+        '',
+        s(w.worktreeMs),
+        ...cells(w, w.shadowMs),
+        ...cells(w, w.tmpfsShadowMs),
+      ]),
     ),
   ].join('\n');
 }
@@ -193,7 +216,7 @@ function parallelSection(r: BenchResults): string {
   return [
     `3. Four hypotheses in parallel shadows vs four serial in-place runs (target ≤ ${t.cargo}× cargo, ≤ ${t.pytest}× pytest)`,
     table(
-      ['project', 'upper', 'parallel', '4 serial in-place', 'one shadow run', 'ratio', ''],
+      ['project', 'upper', 'parallel', '4 in place, serial', 'one shadow run', 'ratio', ''],
       r.parallel.map((p) => {
         const ratio = p.parallelMs / p.serialMs;
         const target = p.project === 'cargo' ? t.cargo : p.project === 'pytest' ? t.pytest : null;
@@ -215,11 +238,13 @@ function overheadSection(r: BenchResults): string {
   const o = r.overhead;
   const m = o.medians;
   const labels: [keyof typeof m, string][] = [
-    ['direct', '`true` spawned directly (engine process runner)'],
+    ['nodeSpawn', '`true` via bare child_process.spawn'],
+    ['direct', '`true` via the engine process runner (execa)'],
     ['unshare', 'unshare -Urm true'],
     ['unshareMount', 'unshare -Urm + overlay mount + true'],
     ['rawSandbox', 'engine namespaces by hand (+net, pid, /proc, lo up)'],
     ['rawSandboxVolatile', 'the same, overlay mounted with volatile'],
+    ['engineArgv', "the engine's sandbox argv + fstab (prepareSandbox) only"],
     ['engineDisk', 'engine: runner.run, one hypothesis, upper on disk'],
     ['engineTmpfs', 'engine: runner.run, one hypothesis, upper on tmpfs'],
   ];
@@ -231,7 +256,8 @@ function overheadSection(r: BenchResults): string {
     ),
     `shadow overhead (engine, disk) = ${msText(o.overheadMs)} ${verdict(o.overheadMs <= targets.overheadMs)};` +
       ` tmpfs ${msText(o.overheadTmpfsMs)} ${verdict(o.overheadTmpfsMs <= targets.overheadMs)};` +
-      ` engine's own share (engine − by hand) = ${msText(o.engineShareMs)};` +
+      ` engine's own share (engine − by hand) = ${msText(o.engineShareMs)}` +
+      ` (its extra sandbox steps ${msText(o.engineSandboxStepsMs)}, its JS ${msText(o.engineJsMs)});` +
       ` volatile saves ${msText(o.volatileSavesMs)} of the raw sandbox`,
   ].join('\n');
 }
@@ -247,6 +273,8 @@ export function formatReport(r: BenchResults): string {
     '',
     perHypothesisSection(r),
     '',
+    cpuSection(r),
+    '',
     copyUpSection(r),
     '',
     worktreeSection(r),
@@ -255,6 +283,10 @@ export function formatReport(r: BenchResults): string {
     '',
     overheadSection(r),
     '',
+    `1-minute load average at the start of each part (${r.machine.cores} cores; others' load is noise): ` +
+      Object.entries(r.loadByPart)
+        .map(([part, load]) => `${part} ${load.toFixed(1)}`)
+        .join(', '),
     `Total benchmark time: ${r.totalSeconds.toFixed(0)} s`,
   ].join('\n');
 }

@@ -7,12 +7,12 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { findIp } from '../../server/engine/sandbox/probe';
+import { probeSandbox } from '../../server/engine/sandbox/probe';
 import { createShadowRunner } from '../../server/engine/shadow';
 import { measureCopyUp, type CopyUpFigures, type CopyUpVariant } from './copy-up';
 import { rewarm, runEnv, runIn } from './measure';
 import { measureOverhead } from './overhead';
-import { measureParallel, measureParallelVariant, type ParallelFigures } from './parallel';
+import { engineWay, measureParallel, variantWay, type ParallelFigures } from './parallel';
 import { measurePerHypothesis, type HypothesisFigures } from './per-hypothesis';
 import type { BenchProject } from './projects/project';
 import { createPytestProject } from './projects/pytest-project';
@@ -32,30 +32,34 @@ const plan = quick
       copyUpReps: 1,
       copyUpHypotheses: 1,
       worktree: 1,
-      parallel: 1,
+      parallel: { cargo: 1, pytest: 1, ts: 1 },
       overhead: 10,
     }
   : {
       perHypothesis: { cargo: 3, pytest: 3, ts: 2 },
-      copyUpReps: 1,
+      copyUpReps: 2,
       copyUpHypotheses: 2,
       worktree: 2,
-      parallel: 2,
+      parallel: { cargo: 2, pytest: 2, ts: 1 },
       overhead: 30,
     };
 const asRoot = process.getuid?.() === 0;
 const copyUpVariants: CopyUpVariant[] = quick
-  ? ['engine', 'volatile', 'tmpfs', 'tmpfs-volatile']
+  ? ['engine', 'volatile', 'tmpfs']
   : [
       'engine',
       'volatile',
       'tmpfs',
-      'tmpfs-volatile',
-      ...(asRoot ? (['root-metacopy', 'root-metacopy-volatile'] as const) : []),
+      ...(asRoot ? (['root-metacopy-volatile'] as const) : []),
       'incremental-off',
     ];
 
 const started = performance.now();
+const loadByPart: Record<string, number> = {};
+const part = (name: string, line: string): void => {
+  loadByPart[name] ??= os.loadavg()[0] ?? 0;
+  log(`${name}: ${line}`);
+};
 const log = (line: string): void => {
   const t = ((performance.now() - started) / 1000).toFixed(0).padStart(4);
   process.stderr.write(`[${t} s] ${line}\n`);
@@ -88,12 +92,13 @@ async function main(): Promise<void> {
     disk: await createShadowRunner({ dataDir, mode: 'overlay' }),
     tmpfs: await createShadowRunner({ dataDir, mode: 'overlay', tmpfsUpper: true }),
   };
-  const ipPath = findIp();
-  if (ipPath === null) throw new Error('`ip` not found');
+  const probe = await probeSandbox(path.join(dataDir, 'shadows'));
+  if (probe.mode !== 'overlay') throw new Error(`no overlay shadows here: ${probe.reason}`);
+  const host = { ipPath: probe.ipPath, readOnlyMounts: probe.readOnlyMounts };
 
   const perHypothesis: HypothesisFigures[] = [];
   for (const project of projects) {
-    log(`part 1: ${project.kind}, ${plan.perHypothesis[project.kind]} rep(s) per hypothesis`);
+    part(`part 1 ${project.kind}`, `${plan.perHypothesis[project.kind]} rep(s) per hypothesis`);
     perHypothesis.push(
       ...(await measurePerHypothesis(project, runners, env, plan.perHypothesis[project.kind], log)),
     );
@@ -102,10 +107,10 @@ async function main(): Promise<void> {
   const cargo = projects.find((p) => p.kind === 'cargo');
   let copyUp: CopyUpFigures | null = null;
   if (cargo !== undefined) {
-    log(`part 1b: copy-up and variants (${copyUpVariants.join(', ')})`);
+    part('part 1b', `copy-up and variants (${copyUpVariants.join(', ')})`);
     copyUp = await measureCopyUp(cargo, env, copyUpVariants, {
       scratch: path.join(dataDir, 'manual'),
-      ipPath,
+      host,
       reps: plan.copyUpReps,
       variantHypotheses: plan.copyUpHypotheses,
     });
@@ -113,41 +118,32 @@ async function main(): Promise<void> {
 
   const parallel: ParallelFigures[] = [];
   for (const project of projects) {
-    log(`part 3: ${project.kind}, 4 hypotheses in parallel`);
-    parallel.push(
-      await measureParallel(project, runners.disk, 'disk', 4, perHypothesis, plan.parallel),
-    );
-    parallel.push(
-      await measureParallel(project, runners.tmpfs, 'tmpfs', 4, perHypothesis, plan.parallel),
-    );
+    part(`part 3 ${project.kind}`, '4 hypotheses in parallel vs 4 serial in-place runs');
+    const ways = [engineWay(project, runners.disk, 'disk', 4)];
+    if (project.kind !== 'ts') ways.push(engineWay(project, runners.tmpfs, 'tmpfs', 4));
     if (project.kind === 'cargo') {
-      parallel.push(
-        await measureParallel(project, runners.tmpfs, 'tmpfs', 2, perHypothesis, plan.parallel),
-      );
-      const byHand = { scratch: path.join(dataDir, 'manual'), ipPath };
-      for (const variant of ['volatile', 'tmpfs-volatile'] as const) {
-        parallel.push(
-          await measureParallelVariant(project, variant, 4, perHypothesis, plan.parallel, byHand),
-        );
-      }
+      const byHand = { scratch: path.join(dataDir, 'manual'), host };
+      ways.push(variantWay(project, 'volatile', 4, byHand));
     }
+    parallel.push(...(await measureParallel(project, ways, env, plan.parallel[project.kind])));
   }
 
   const worktree: WorktreeFigures[] = [];
   const worktreeRoot = path.join(workDir, 'worktrees');
   for (const project of quick ? projects.slice(0, 1) : projects) {
-    log(`part 2: ${project.kind}, fresh git worktree per attempt`);
-    worktree.push(await measureWorktree(project, env, worktreeRoot, perHypothesis, plan.worktree));
+    part(`part 2 ${project.kind}`, 'fresh git worktree per attempt');
+    worktree.push(await measureWorktree(project, runners, env, worktreeRoot, plan.worktree));
   }
   await rm(worktreeRoot, { recursive: true, force: true });
 
-  log(`part 4: overhead of a shadow around \`true\`, ${plan.overhead} runs`);
+  part('part 4', `overhead of a shadow around \`true\`, ${plan.overhead} runs`);
   const pytest = projects.find((p) => p.kind === 'pytest') ?? projects[0];
   if (pytest === undefined) throw new Error('no projects');
   const overhead = await measureOverhead(
     pytest,
     runners,
     path.join(dataDir, 'raw'),
+    host,
     env,
     plan.overhead,
   );
@@ -156,6 +152,7 @@ async function main(): Promise<void> {
     startedAt,
     quick,
     machine: { cores: os.availableParallelism(), kernel: os.release(), loadAtStart },
+    loadByPart,
     projects: Object.fromEntries(projects.map((p) => [p.kind, p.stats])),
     perHypothesis,
     copyUp,

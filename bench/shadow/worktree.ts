@@ -1,9 +1,8 @@
 import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { execa } from 'execa';
-import type { Hypothesis } from '../../server/engine/shadow';
-import { median, runIn } from './measure';
-import type { HypothesisFigures } from './per-hypothesis';
+import type { Hypothesis, ShadowRunner } from '../../server/engine/shadow';
+import { median, runIn, shadowRun } from './measure';
 import type { BenchProject } from './projects/project';
 
 const git = (cwd: string, args: readonly string[]) =>
@@ -22,9 +21,13 @@ export interface WorktreeFigures {
   readonly project: string;
   /** Median wall time of add worktree + write the change + run + remove the worktree. */
   readonly worktreeMs: number;
-  /** Median shadow (upper on disk) time of the same hypotheses, from part 1. */
+  /** Median wall time of the same hypotheses in a shadow (upper on disk), run alternately. */
   readonly shadowMs: number;
+  /** The same with the upper layer on tmpfs. */
+  readonly tmpfsShadowMs: number;
   readonly samples: readonly number[];
+  readonly shadowSamples: readonly number[];
+  readonly tmpfsShadowSamples: readonly number[];
 }
 
 async function attempt(
@@ -49,29 +52,34 @@ async function attempt(
   return ms;
 }
 
-/** A fresh `git worktree` per attempt: a clean tree, but no warm build cache. */
+/**
+ * A fresh `git worktree` per attempt (a clean tree, but no warm build cache), alternating with a
+ * shadow of the same hypothesis so that both see the same load.
+ */
 export async function measureWorktree(
   project: BenchProject,
+  runners: { readonly disk: ShadowRunner; readonly tmpfs: ShadowRunner },
   env: Readonly<Record<string, string>>,
   worktreeRoot: string,
-  perHypothesis: readonly HypothesisFigures[],
   reps: number,
 ): Promise<WorktreeFigures> {
   const samples: number[] = [];
-  const used: string[] = [];
+  const shadowSamples: number[] = [];
+  const tmpfsShadowSamples: number[] = [];
   for (let rep = 0; rep < reps; rep += 1) {
     const hypothesis = project.hypotheses[rep % project.hypotheses.length];
     if (hypothesis === undefined) throw new Error('no hypotheses');
-    used.push(hypothesis.name);
     samples.push(await attempt(project, hypothesis, env, worktreeRoot, rep));
+    shadowSamples.push((await shadowRun(runners.disk, project, [hypothesis])).ms);
+    tmpfsShadowSamples.push((await shadowRun(runners.tmpfs, project, [hypothesis])).ms);
   }
-  const shadows = perHypothesis.filter(
-    (f) => f.project === project.kind && used.includes(f.hypothesis),
-  );
   return {
     project: project.kind,
     worktreeMs: median(samples),
-    shadowMs: median(shadows.map((f) => f.diskMs)),
+    shadowMs: median(shadowSamples),
+    tmpfsShadowMs: median(tmpfsShadowSamples),
     samples,
+    shadowSamples,
+    tmpfsShadowSamples,
   };
 }
