@@ -153,5 +153,6 @@ export const shadowRunCommand: CliCommand = async (args, io) => {
   } else {
     io.stdout.write(formatReport(report, { command, workspace }));
   }
+  await shadows.settled();
   return report.winner === null ? exitCodes.failure : exitCodes.ok;
 };

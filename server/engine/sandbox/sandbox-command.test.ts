@@ -21,7 +21,7 @@ describe('sandboxFstab', () => {
   it('mounts the overlay on the workspace path with userxattr, a private HOME, sysfs and /dev/shm', () => {
     expect(sandboxFstab(overlay, { devShm: true })).toBe(
       [
-        'shadowbox /data/work\\040spaces/t1 overlay lowerdir=/data/work\\040spaces/t1,upperdir=/data/shadows/run-1/upper,workdir=/data/shadows/run-1/work,userxattr 0 0',
+        'shadowbox /data/work\\040spaces/t1 overlay lowerdir=/data/work\\040spaces/t1,upperdir=/data/shadows/run-1/upper,workdir=/data/shadows/run-1/work,userxattr,volatile 0 0',
         'shadowbox-home /data/shadows/run-1/home tmpfs mode=0700,nosuid,nodev 0 0',
         'shadowbox-sys /sys sysfs ro,nosuid,nodev,noexec 0 0',
         'shadowbox-shm /dev/shm tmpfs mode=1777,nosuid,nodev 0 0',
@@ -32,7 +32,7 @@ describe('sandboxFstab', () => {
 
   it('takes the layers from the tmpfs when the upper layer lives there', () => {
     expect(sandboxFstab({ ...overlay, tmpfsUpper: true }, { devShm: false })).toContain(
-      'upperdir=/data/shadows/run-1/work/upper,workdir=/data/shadows/run-1/work/work,userxattr',
+      'upperdir=/data/shadows/run-1/work/upper,workdir=/data/shadows/run-1/work/work,userxattr,volatile',
     );
   });
 
@@ -45,7 +45,7 @@ describe('sandboxFstab', () => {
   it('gives each toolchain cache its own overlay', () => {
     const caches = [{ dir: '/root/.cargo', upper: '/r/cache-0/upper', work: '/r/cache-0/work' }];
     expect(sandboxFstab(overlay, { devShm: false, caches })).toContain(
-      'shadowbox-cache /root/.cargo overlay lowerdir=/root/.cargo,upperdir=/r/cache-0/upper,workdir=/r/cache-0/work,userxattr 0 0\n',
+      'shadowbox-cache /root/.cargo overlay lowerdir=/root/.cargo,upperdir=/r/cache-0/upper,workdir=/r/cache-0/work,userxattr,volatile 0 0\n',
     );
   });
 

@@ -97,8 +97,12 @@ export interface FstabOptions {
   readonly caches?: readonly CacheOverlay[];
 }
 
+// `userxattr`: without it, deleting a lower directory fails with EIO and renames across layers
+// (cargo's incremental sessions) with EXDEV. `volatile`: the upper layer is thrown away after the
+// run, so the overlay need not fsync every copied-up file nor sync at unmount (measured: cargo
+// hypotheses ~20% faster on a disk upper).
 const overlayLine = (target: string, upper: string, work: string, source = 'shadowbox'): string =>
-  `${source} ${fstabField(target)} overlay lowerdir=${fstabField(target)},upperdir=${fstabField(upper)},workdir=${fstabField(work)},userxattr 0 0`;
+  `${source} ${fstabField(target)} overlay lowerdir=${fstabField(target)},upperdir=${fstabField(upper)},workdir=${fstabField(work)},userxattr,volatile 0 0`;
 
 /** The run's fstab, mounted by one `mount --all` inside the namespace. */
 export function sandboxFstab(layout: SandboxLayout, options: FstabOptions): string {

@@ -5,7 +5,7 @@ import { probeSandbox } from '../sandbox/probe';
 import type { HypothesisExecutor, ShadowMode } from './executor';
 import { createInPlaceExecutor } from './inplace-executor';
 import { createOverlayExecutor } from './overlay-executor';
-import { scratchRootFor, sweepStaleRuns, type SweepReport } from './scratch';
+import { BackgroundRemoval, scratchRootFor, sweepStaleRuns, type SweepReport } from './scratch';
 import type { ShadowEvent } from './shadow-events';
 import type { ShadowRunReport } from './shadow-report';
 import { shadowRun, type ShadowRunRequest } from './shadow-run';
@@ -26,6 +26,8 @@ export interface ShadowRunner {
   /** What the start-up sweep found: stale run directories, and files it could not restore. */
   readonly sweep: SweepReport;
   run(request: ShadowRunRequest, events?: EventSink<ShadowEvent>): Promise<ShadowRunReport>;
+  /** Resolves once the scratch space of every finished run has been deleted. */
+  settled(): Promise<void>;
 }
 
 /** The composition root of the shadow runner: sweeps leftovers, probes once, picks the executor. */
@@ -42,17 +44,19 @@ export async function createShadowRunner(options: ShadowRunnerOptions): Promise<
     notRestored: swept.flatMap((s) => s.notRestored),
   };
 
+  const removal = new BackgroundRemoval();
   const requested = options.mode ?? 'auto';
   let executor: HypothesisExecutor;
   let fallbackReason: string | null = null;
   if (requested === 'inplace') {
-    executor = createInPlaceExecutor({ scratchRoot });
+    executor = createInPlaceExecutor({ scratchRoot, removal });
   } else {
     const probe = await probeSandbox(path.join(dataDir, 'shadows'));
     if (probe.mode === 'overlay') {
       executor = createOverlayExecutor({
         scratchRoot,
         host: probe,
+        removal,
         tmpfsUpper: options.tmpfsUpper ?? false,
       });
     } else if (requested === 'overlay') {
@@ -61,7 +65,7 @@ export async function createShadowRunner(options: ShadowRunnerOptions): Promise<
         `overlay mode is not available here: ${probe.reason}`,
       );
     } else {
-      executor = createInPlaceExecutor({ scratchRoot });
+      executor = createInPlaceExecutor({ scratchRoot, removal });
       fallbackReason = probe.reason;
     }
   }
@@ -69,6 +73,7 @@ export async function createShadowRunner(options: ShadowRunnerOptions): Promise<
     mode: executor.mode,
     fallbackReason,
     sweep,
+    settled: () => removal.settled(),
     run: (request, events) =>
       shadowRun(request, events === undefined ? { executor } : { executor, events }),
   };

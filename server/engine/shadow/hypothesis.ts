@@ -20,9 +20,6 @@ export type FileState =
       readonly exists: true;
       readonly content: Buffer;
       readonly mode: number;
-      /** Milliseconds with their sub-millisecond part, which a Date would drop. */
-      readonly atimeMs: number;
-      readonly mtimeMs: number;
     };
 
 export interface PreparedChange {

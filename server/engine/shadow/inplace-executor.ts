@@ -1,4 +1,4 @@
-import { mkdir, readFile, rm, unlink } from 'node:fs/promises';
+import { mkdir, readFile, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { runProcess, type ProcessResult } from '../process/run-process';
 import { sandboxEnv } from '../sandbox';
@@ -12,7 +12,7 @@ import {
   type Journal,
   type JournalEntry,
 } from './inplace-journal';
-import { createRunDir } from './scratch';
+import { createRunDir, type BackgroundRemoval } from './scratch';
 
 /**
  * Writes the hypothesis into the workspace, recording each change once made, so that a failure
@@ -44,6 +44,7 @@ async function writeHypothesis(
  */
 export function createInPlaceExecutor(options: {
   readonly scratchRoot: (workspace: string) => string;
+  readonly removal: BackgroundRemoval;
 }): HypothesisExecutor {
   return {
     mode: 'inplace',
@@ -80,7 +81,7 @@ export function createInPlaceExecutor(options: {
       } finally {
         // Also when writing or running threw: put back exactly what was written.
         notRestored = await restoreJournal(journal, written);
-        await rm(dir, { recursive: true, force: true });
+        options.removal.remove(dir);
       }
       return {
         process: result,

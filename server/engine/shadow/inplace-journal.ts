@@ -16,10 +16,12 @@ import type { PreparedChange } from './hypothesis';
 
 /**
  * What an in-place run must put back, written to its run directory before the workspace is touched.
- * Originals are kept as hard links in the run directory, so putting one back is a rename that
- * restores the very same inode, mtime to the nanosecond included; where the run directory is on
- * another file system the journal's copy of the content is written back instead. If the process dies
- * mid-run, the start-up sweep restores from the journal with the same rule as a normal restore.
+ * Originals are kept as hard links in the run directory, so putting one back is a rename of the very
+ * same inode; where the run directory is on another file system the journal's copy of the content is
+ * written back instead. Either way the restored file gets a new mtime: the run built the hypothesis,
+ * and a build tool comparing times (cargo's fingerprints, make, Python's bytecode cache) must see
+ * that the source changed again, or it would keep the hypothesis's build. If the process dies
+ * mid-run, the start-up sweep restores from the journal with the same rules.
  */
 const entrySchema = z.object({
   path: z.string(),
@@ -33,8 +35,6 @@ const entrySchema = z.object({
       exists: z.literal(true),
       contentBase64: z.string(),
       mode: z.number(),
-      atimeMs: z.number(),
-      mtimeMs: z.number(),
     }),
   ]),
 });
@@ -96,8 +96,6 @@ export async function planJournal(
             exists: true,
             contentBase64: before.content.toString('base64'),
             mode: before.mode,
-            atimeMs: before.atimeMs,
-            mtimeMs: before.mtimeMs,
           }
         : { exists: false },
     })),
@@ -147,10 +145,11 @@ async function putBack(file: string, entry: JournalEntry): Promise<void> {
   }
   if (entry.backup !== null && (await lstat(entry.backup).catch(() => null)) !== null) {
     await rename(entry.backup, file);
-    return;
+  } else {
+    await replaceFile(file, Buffer.from(before.contentBase64, 'base64'), before.mode);
   }
-  await replaceFile(file, Buffer.from(before.contentBase64, 'base64'), before.mode);
-  await utimes(file, before.atimeMs / 1000, before.mtimeMs / 1000);
+  const now = new Date();
+  await utimes(file, now, now);
 }
 
 /**

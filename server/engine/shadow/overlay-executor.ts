@@ -1,11 +1,11 @@
-import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../../errors/app-error';
 import { runProcess } from '../process/run-process';
 import { mountablePath, sandboxEnv, sandboxSetupFailure, toolchainCaches } from '../sandbox';
 import { prepareSandbox, type SandboxHost } from '../sandbox/sandbox-host';
 import type { Execution, ExecutionRequest, HypothesisExecutor } from './executor';
-import { createRunDir } from './scratch';
+import { createRunDir, type BackgroundRemoval } from './scratch';
 import { stageIntoUpper } from './stage-files';
 
 export interface OverlayExecutorOptions {
@@ -14,6 +14,7 @@ export interface OverlayExecutorOptions {
   readonly host: SandboxHost;
   /** Keep each upper layer on a tmpfs inside the sandbox instead of the data directory's disk. */
   readonly tmpfsUpper: boolean;
+  readonly removal: BackgroundRemoval;
 }
 
 /** Reads report files the run wrote; in the upper layer they are exactly the run's own writes. */
@@ -99,7 +100,7 @@ export function createOverlayExecutor(options: OverlayExecutorOptions): Hypothes
           problem: setupFailure === null ? null : `sandbox set-up failed: ${setupFailure}`,
         };
       } finally {
-        await rm(dir, { recursive: true, force: true });
+        options.removal.remove(dir);
       }
     },
   };

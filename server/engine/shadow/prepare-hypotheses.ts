@@ -13,8 +13,6 @@ async function readState(workspace: string, p: string, exists: boolean): Promise
     exists: true,
     content,
     mode: stats.mode & 0o7777,
-    atimeMs: stats.atimeMs,
-    mtimeMs: stats.mtimeMs,
   };
 }
 

@@ -14,6 +14,26 @@ export async function createRunDir(root: string): Promise<string> {
   return mkdtemp(path.join(root, `${runPrefix}${process.pid}-`));
 }
 
+/**
+ * Deletes run directories off the critical path: a cargo hypothesis leaves hundreds of megabytes in
+ * its upper layer, and its result should not wait for them. `settled()` waits for every deletion
+ * started so far; a crash leaves them to the next start-up's sweep.
+ */
+export class BackgroundRemoval {
+  readonly #pending = new Set<Promise<void>>();
+
+  remove(dir: string): void {
+    const removal: Promise<void> = rm(dir, { recursive: true, force: true })
+      .catch(() => undefined) // swept at the next start-up
+      .finally(() => this.#pending.delete(removal));
+    this.#pending.add(removal);
+  }
+
+  async settled(): Promise<void> {
+    await Promise.all([...this.#pending]);
+  }
+}
+
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);

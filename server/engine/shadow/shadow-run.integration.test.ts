@@ -1,4 +1,4 @@
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -43,17 +43,17 @@ const byName = (report: ShadowRunReport, name: string) =>
 // mtimes); only the sources must come back exactly.
 const buildOutput = (relative: string): boolean =>
   /^(target|__pycache__|\.pytest_cache|\.benchmarks)(\/|$)/.test(relative);
-const inPlaceView = { skip: buildOutput, directoryTimes: false };
+// In place, restored files get a new mtime on purpose (see inplace-journal.ts).
+const inPlaceView = { skip: buildOutput, directoryTimes: false, fileTimes: false };
 
 describe.each(['overlay', 'inplace'] as const)('shadowRun in %s mode', (mode) => {
   let runner: ShadowRunner;
+  let dataDir: string;
   const view = mode === 'overlay' ? {} : inPlaceView;
 
   beforeAll(async () => {
-    runner = await createShadowRunner({
-      dataDir: await mkdtemp(path.join(os.tmpdir(), 'sbx-data-')),
-      mode,
-    });
+    dataDir = await mkdtemp(path.join(os.tmpdir(), 'sbx-data-'));
+    runner = await createShadowRunner({ dataDir, mode });
     expect(runner.mode).toBe(mode);
   });
 
@@ -98,6 +98,15 @@ describe.each(['overlay', 'inplace'] as const)('shadowRun in %s mode', (mode) =>
     expect(byName(report, 'broken').outputTail).toContain('error[E0277]');
     expect(report.winnerDiff).toContain('-    a - b\n+    a + b\n');
     expect(await snapshotTree(crate, view)).toEqual(before);
+    // Regression: in place, restoring a source with its old mtime left cargo's build of the
+    // hypothesis looking fresh, so the original sources then "passed". They must still fail.
+    const after = await execa('cargo', ['test', '--offline'], {
+      cwd: crate,
+      reject: false,
+      all: true,
+    });
+    expect(after.exitCode).toBe(101);
+    expect(after.all).toContain('test result: FAILED. 0 passed; 1 failed');
   });
 
   it('ranks pytest hypotheses, kills a hypothesis that times out, and leaves the workspace untouched', async () => {
@@ -166,6 +175,8 @@ describe.each(['overlay', 'inplace'] as const)('shadowRun in %s mode', (mode) =>
     expect(report).toMatchObject({ winner: 'fix', applied: true });
     expect(await readFile(path.join(project, 'calc.py'), 'utf8')).toBe(pytestCalc.fixed);
     expect(await readFile(path.join(project, 'NOTES.md'), 'utf8')).toBe('fixed\n');
+    await runner.settled();
+    expect(await readdir(path.join(dataDir, 'shadows'))).toEqual([]);
     const rerun = await execa('python3', ['-m', 'pytest', '-q', '-p', 'no:cacheprovider'], {
       cwd: project,
       reject: false,
@@ -304,7 +315,7 @@ describe('recovery after a crash', () => {
   it('restores the workspace of an in-place run whose process was killed with SIGKILL', async () => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'sbx-data-'));
     const project = await writeProject('sbx-crash-', pytestFiles);
-    const before = await snapshotTree(project);
+    const before = await snapshotTree(project, { fileTimes: false });
     // One process (not the tsx CLI, which runs scripts in a child of its own) so SIGKILL hits the runner.
     const script = path.join(import.meta.dirname, 'test-support/inplace-crash-child.ts');
     const child = execa(process.execPath, ['--import', 'tsx', script, dataDir, project], {
@@ -319,6 +330,6 @@ describe('recovery after a crash', () => {
 
     const runner = await createShadowRunner({ dataDir, mode: 'inplace' });
     expect(runner.sweep).toEqual({ removed: 1, notRestored: [] });
-    expect(await snapshotTree(project)).toEqual(before);
+    expect(await snapshotTree(project, { fileTimes: false })).toEqual(before);
   });
 });

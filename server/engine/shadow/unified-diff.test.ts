@@ -6,8 +6,6 @@ const file = (content: string, mode = 0o644): FileState => ({
   exists: true,
   content: Buffer.from(content),
   mode,
-  atimeMs: 0,
-  mtimeMs: 0,
 });
 
 describe('unified diffs in git format', () => {

@@ -6,6 +6,8 @@ export interface SnapshotOptions {
   readonly skip?: (relative: string) => boolean;
   /** Compare directory mtimes too (default). Off where a run may legitimately create files. */
   readonly directoryTimes?: boolean;
+  /** Compare file mtimes too (default). Off for in-place runs, which restore with a new mtime. */
+  readonly fileTimes?: boolean;
 }
 
 /**
@@ -31,7 +33,10 @@ export async function snapshotTree(
       const relative = path.relative(root, full);
       if (skip(relative)) continue;
       const stats = await lstat(full);
-      const head = `${stats.mode.toString(8)} ${time(stats.mtimeMs)}`;
+      const head =
+        options.fileTimes === false
+          ? stats.mode.toString(8)
+          : `${stats.mode.toString(8)} ${time(stats.mtimeMs)}`;
       if (stats.isDirectory()) {
         out[`${relative}/`] = dirEntry(stats.mode, stats.mtimeMs);
         await walk(full);
