@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 
-// Kernel and pseudo file systems: nothing a run could damage by writing, or (sysfs, /dev/shm)
-// replaced inside the sandbox by private mounts anyway.
+// Kernel and pseudo file systems: nothing a run could damage by writing, or replaced inside the
+// sandbox by private mounts anyway.
 const pseudo = new Set([
   'proc',
   'sysfs',
@@ -42,7 +42,8 @@ export function writableMounts(mountinfo: string): string[] {
     const options = (fields[5] ?? '').split(',');
     const fsType = tail.split(' ')[0] ?? '';
     if (!options.includes('rw') || pseudo.has(fsType)) continue;
-    if (/^\/(proc|sys)(\/|$)/.test(mountPoint) || mountPoint === '/dev/shm') continue;
+    // /proc and /sys are the sandbox's own or read-only; /dev is replaced by one of its own.
+    if (/^\/(proc|sys|dev)(\/|$)/.test(mountPoint)) continue;
     if (!points.includes(mountPoint)) points.push(mountPoint);
   }
   return points;

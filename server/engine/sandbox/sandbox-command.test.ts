@@ -17,40 +17,46 @@ const overlay: SandboxLayout = {
   home: '/data/shadows/run-1/home',
 };
 
+const dev = { dir: '/data/shadows/run-1/dev', devices: ['null', 'urandom'] };
+
 describe('sandboxFstab', () => {
-  it('mounts the overlay on the workspace path with userxattr, a private HOME, sysfs and /dev/shm', () => {
-    expect(sandboxFstab(overlay, { devShm: true })).toBe(
+  it('mounts the overlay on the workspace path, a private HOME, sysfs and a /dev of its own', () => {
+    expect(sandboxFstab(overlay, { dev })).toBe(
       [
         'shadowbox /data/work\\040spaces/t1 overlay lowerdir=/data/work\\040spaces/t1,upperdir=/data/shadows/run-1/upper,workdir=/data/shadows/run-1/work,userxattr,volatile 0 0',
         'shadowbox-home /data/shadows/run-1/home tmpfs mode=0700,nosuid,nodev 0 0',
         'shadowbox-sys /sys sysfs ro,nosuid,nodev,noexec 0 0',
-        'shadowbox-shm /dev/shm tmpfs mode=1777,nosuid,nodev 0 0',
+        '/dev/null /data/shadows/run-1/dev/null none bind 0 0',
+        '/dev/urandom /data/shadows/run-1/dev/urandom none bind 0 0',
+        'shadowbox-pts /data/shadows/run-1/dev/pts devpts newinstance,ptmxmode=0666,mode=0620 0 0',
+        'shadowbox-shm /data/shadows/run-1/dev/shm tmpfs mode=1777,nosuid,nodev 0 0',
+        '/data/shadows/run-1/dev /dev none rbind 0 0',
         '',
       ].join('\n'),
     );
   });
 
   it('takes the layers from the tmpfs when the upper layer lives there', () => {
-    expect(sandboxFstab({ ...overlay, tmpfsUpper: true }, { devShm: false })).toContain(
+    expect(sandboxFstab({ ...overlay, tmpfsUpper: true }, { dev })).toContain(
       'upperdir=/data/shadows/run-1/work/upper,workdir=/data/shadows/run-1/work/work,userxattr,volatile',
     );
   });
 
   it('bind-mounts a direct workspace onto itself so it stays writable', () => {
-    expect(sandboxFstab({ kind: 'direct', root: '/ws', home: '/h' }, { devShm: false })).toMatch(
+    expect(sandboxFstab({ kind: 'direct', root: '/ws', home: '/h' }, { dev })).toMatch(
       /^\/ws \/ws none bind 0 0\n/,
     );
   });
 
   it('gives each toolchain cache its own overlay', () => {
     const caches = [{ dir: '/root/.cargo', upper: '/r/cache-0/upper', work: '/r/cache-0/work' }];
-    expect(sandboxFstab(overlay, { devShm: false, caches })).toContain(
+    expect(sandboxFstab(overlay, { dev, caches })).toContain(
       'shadowbox-cache /root/.cargo overlay lowerdir=/root/.cargo,upperdir=/r/cache-0/upper,workdir=/r/cache-0/work,userxattr,volatile 0 0\n',
     );
   });
 
   it('refuses paths mount(8) cannot express', () => {
-    expect(() => sandboxFstab({ ...overlay, root: '/data/a,b' }, { devShm: true })).toThrow(
+    expect(() => sandboxFstab({ ...overlay, root: '/data/a,b' }, { dev })).toThrow(
       "cannot contain ',', ':'",
     );
   });
@@ -112,6 +118,6 @@ describe('writableMounts', () => {
   ].join('\n');
 
   it('lists writable real mounts once, decoding escapes, and skips pseudo and read-only ones', () => {
-    expect(writableMounts(mountinfo)).toEqual(['/dev', '/', '/home/my files']);
+    expect(writableMounts(mountinfo)).toEqual(['/', '/home/my files']);
   });
 });

@@ -17,7 +17,7 @@ export function sandboxSetupFailure(exitCode: number | null, output: string): st
  * loopback up (each run has its own, so two runs can listen on the same port), mounts everything
  * the run needs with one `mount --all` (the overlay on the workspace's own path, so warm build
  * caches keep matching their recorded paths; a private tmpfs for HOME; a fresh sysfs that shows no
- * host cgroups; a private /dev/shm), makes the host's writable mounts read-only (the namespace's
+ * host cgroups; a /dev of its own), makes the host's writable mounts read-only (the namespace's
  * root is the server's user, who must not be able to write the server's files), applies deletions
  * through the overlay (whiteouts), then execs the command with stderr folded into stdout so the
  * two keep their relative order.
@@ -52,7 +52,7 @@ export type SandboxLayout =
       /** Holds the hypothesis's files before the mount; receives every write after it. */
       readonly upper: string;
       readonly work: string;
-      /** A file listing workspace-relative paths to delete, one per line (empty for none). */
+      /** A file listing workspace-relative paths to delete, one per line; empty for none. */
       readonly deleteList: string;
       /** Copy the staged upper into a tmpfs mounted on `work`, and run from there. */
       readonly tmpfsUpper: boolean;
@@ -93,7 +93,11 @@ export interface CacheOverlay {
 }
 
 export interface FstabOptions {
-  readonly devShm: boolean;
+  /**
+   * A directory prepared by `prepareDev` that becomes the run's /dev: the host's harmless devices
+   * bound onto placeholders, a private devpts and /dev/shm; the host's /dev is hidden beneath.
+   */
+  readonly dev: { readonly dir: string; readonly devices: readonly string[] };
   readonly caches?: readonly CacheOverlay[];
 }
 
@@ -113,6 +117,7 @@ export function sandboxFstab(layout: SandboxLayout, options: FstabOptions): stri
     layout.home,
     ...(layout.kind === 'overlay' ? [layout.upper, layout.work] : []),
     ...caches.flatMap((c) => [c.dir, c.upper, c.work]),
+    options.dev.dir,
   ]) {
     if (!mountablePath(dir)) {
       throw new TypeError(
@@ -134,7 +139,14 @@ export function sandboxFstab(layout: SandboxLayout, options: FstabOptions): stri
     lines.push(overlayLine(cache.dir, cache.upper, cache.work, 'shadowbox-cache'));
   lines.push(`shadowbox-home ${fstabField(layout.home)} tmpfs mode=0700,nosuid,nodev 0 0`);
   lines.push('shadowbox-sys /sys sysfs ro,nosuid,nodev,noexec 0 0');
-  if (options.devShm) lines.push('shadowbox-shm /dev/shm tmpfs mode=1777,nosuid,nodev 0 0');
+  const { dir: dev, devices } = options.dev;
+  for (const device of devices)
+    lines.push(`/dev/${device} ${fstabField(`${dev}/${device}`)} none bind 0 0`);
+  lines.push(
+    `shadowbox-pts ${fstabField(`${dev}/pts`)} devpts newinstance,ptmxmode=0666,mode=0620 0 0`,
+  );
+  lines.push(`shadowbox-shm ${fstabField(`${dev}/shm`)} tmpfs mode=1777,nosuid,nodev 0 0`);
+  lines.push(`${fstabField(dev)} /dev none rbind 0 0`);
   return `${lines.join('\n')}\n`;
 }
 

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
   sandboxCommand,
@@ -20,6 +20,31 @@ const isInside = (dir: string, root: string): boolean => {
   const relative = path.relative(root, dir);
   return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
 };
+
+// The devices a test may need; everything else of the host's /dev stays out of sight.
+const hostDevices = ['null', 'zero', 'full', 'random', 'urandom', 'tty'].filter((d) =>
+  existsSync(`/dev/${d}`),
+);
+const devLinks: readonly [string, string][] = [
+  ['ptmx', 'pts/ptmx'],
+  ['fd', '/proc/self/fd'],
+  ['stdin', '/proc/self/fd/0'],
+  ['stdout', '/proc/self/fd/1'],
+  ['stderr', '/proc/self/fd/2'],
+];
+
+/** Lays out the run's /dev: placeholders to bind the host's devices onto, mount points, links. */
+async function prepareDev(dir: string): Promise<{ dir: string; devices: readonly string[] }> {
+  await Promise.all([
+    mkdir(path.join(dir, 'pts'), { recursive: true }),
+    mkdir(path.join(dir, 'shm'), { recursive: true }),
+  ]);
+  await Promise.all([
+    ...hostDevices.map((device) => writeFile(path.join(dir, device), '')),
+    ...devLinks.map(([name, target]) => symlink(target, path.join(dir, name))),
+  ]);
+  return { dir, devices: hostDevices };
+}
 
 /**
  * Writes the run's fstab into `runDir` and builds the command. Host mounts at or below the
@@ -46,8 +71,9 @@ export async function prepareSandbox(
     ]);
     caches.push(cache);
   }
+  const dev = await prepareDev(path.join(options.runDir, 'dev'));
   const fstabPath = path.join(options.runDir, 'fstab');
-  await writeFile(fstabPath, sandboxFstab(layout, { devShm: existsSync('/dev/shm'), caches }));
+  await writeFile(fstabPath, sandboxFstab(layout, { dev, caches }));
   return sandboxCommand(layout, argv, {
     ipPath: host.ipPath,
     fstabPath,

@@ -131,7 +131,8 @@ import time; time.sleep(1)
     expect(sandboxSetupFailure(result.exitCode, result.output.text)).toMatch(
       /cannot mount the sandbox's file systems/,
     );
-    const failing = await sandboxed(overlay, home, 'exit 125');
+    const fresh = await layout();
+    const failing = await sandboxed(fresh.overlay, fresh.home, 'exit 125');
     expect(sandboxSetupFailure(failing.exitCode, failing.output.text)).toBeNull();
   });
 
@@ -158,9 +159,13 @@ import time; time.sleep(1)
         'echo cache > "$HOME/cache" && echo home-ok',
         'echo x > /dev/shm/x && echo shm-ok',
         'ls /sys/fs/cgroup | wc -l',
+        'echo x > /dev/null && head -c 8 /dev/urandom | wc -c',
+        'ls /dev | tr "\\n" " "',
       ].join('; '),
     );
-    expect(result.output.text).toBe('home-ok\nshm-ok\n0');
+    expect(result.output.text).toBe(
+      'home-ok\nshm-ok\n0\n8\nfd full null ptmx pts random shm stderr stdin stdout tty urandom zero ',
+    );
     expect(await readdir(dir)).not.toContain('beside-workspace');
     expect(await readdir(home)).toEqual([]);
   });

@@ -59,14 +59,8 @@ export function createOverlayExecutor(options: OverlayExecutorOptions): Hypothes
           string,
           string,
         ];
-        await Promise.all([upper, work, home].map((d) => mkdir(d)));
-        await stageIntoUpper(workspace, upper, hypothesis.changes);
-        const deleteList = path.join(dir, 'delete-list');
-        const deletions = hypothesis.changes
-          .filter((c) => c.after === null)
-          .map((c) => `${c.path}\n`);
-        await writeFile(deleteList, deletions.join(''));
-
+        const deletions = hypothesis.changes.filter((c) => c.after === null);
+        const deleteList = deletions.length === 0 ? '' : path.join(dir, 'delete-list');
         const layout = {
           kind: 'overlay',
           root: workspace,
@@ -77,11 +71,20 @@ export function createOverlayExecutor(options: OverlayExecutorOptions): Hypothes
           home,
         } as const;
         const env = sandboxEnv({ home, tmpdir: home, extra: request.env });
-        const command = await prepareSandbox(options.host, layout, request.command, {
-          runDir: dir,
-          cwd: request.cwd,
-          caches: toolchainCaches(env),
-        });
+        // Independent preparations, at once: every millisecond here is paid per hypothesis.
+        const [command] = await Promise.all([
+          prepareSandbox(options.host, layout, request.command, {
+            runDir: dir,
+            cwd: request.cwd,
+            caches: toolchainCaches(env),
+          }),
+          mkdir(upper).then(() => stageIntoUpper(workspace, upper, hypothesis.changes)),
+          mkdir(work),
+          mkdir(home),
+          deleteList === ''
+            ? undefined
+            : writeFile(deleteList, deletions.map((c) => `${c.path}\n`).join('')),
+        ]);
         const result = await runProcess(command.file, command.args, {
           cwd: dir,
           env,
