@@ -10,10 +10,10 @@ import type { BenchProject } from './projects/project';
 
 /**
  * Shadows run by hand with the engine's own sandbox command, so the upper layer can be inspected
- * before it is deleted, and with variants of the mount the engine does not (yet) make:
- * - engine: exactly the engine's argv;
- * - volatile: the overlay mounted with `volatile`: no fsync of each copied-up file, no sync of
- *   the upper file system at unmount (the upper is thrown away anyway);
+ * before it is deleted, and with variants of the mount the engine does not make:
+ * - engine: exactly the engine's argv (overlay mounted `userxattr,volatile`);
+ * - no-volatile: without `volatile`, so the overlay fsyncs each copied-up file and syncs the upper
+ *   file system at unmount (what the engine did before it adopted `volatile`);
  * - tmpfs, tmpfs-volatile: the engine's tmpfs upper, without and with `volatile`;
  * - incremental-off: `CARGO_INCREMENTAL=0` in the run's environment;
  * - root-metacopy: no user namespace (real root), `metacopy=on,redirect_dir=on` instead of
@@ -21,7 +21,7 @@ import type { BenchProject } from './projects/project';
  */
 export type CopyUpVariant =
   | 'engine'
-  | 'volatile'
+  | 'no-volatile'
   | 'tmpfs'
   | 'tmpfs-volatile'
   | 'incremental-off'
@@ -48,18 +48,18 @@ export interface ManualRun {
   readonly upper: UpperUsage | null;
 }
 
-/** The overlay's mount options for a variant (the engine mounts with `userxattr` only). */
+/** The overlay's mount options for a variant (the engine mounts with `userxattr,volatile`). */
 function overlayOptions(variant: CopyUpVariant): string {
   switch (variant) {
-    case 'volatile':
-    case 'tmpfs-volatile':
-      return 'userxattr,volatile';
+    case 'no-volatile':
+    case 'tmpfs':
+      return 'userxattr';
     case 'root-metacopy':
       return 'metacopy=on,redirect_dir=on';
     case 'root-metacopy-volatile':
       return 'metacopy=on,redirect_dir=on,volatile';
     default:
-      return 'userxattr';
+      return 'userxattr,volatile';
   }
 }
 
@@ -141,7 +141,7 @@ export async function manualShadow(
   const command = await prepareSandbox(options.host, layout, project.command, { runDir: dir });
   const fstab = path.join(dir, 'fstab');
   const lines = (await readFile(fstab, 'utf8')).replace(
-    /,userxattr 0 0$/m,
+    /,userxattr,volatile 0 0$/m,
     `,${overlayOptions(variant)} 0 0`,
   );
   await writeFile(fstab, lines);

@@ -45,10 +45,10 @@ const plan = quick
     };
 const asRoot = process.getuid?.() === 0;
 const copyUpVariants: CopyUpVariant[] = quick
-  ? ['engine', 'volatile', 'tmpfs']
+  ? ['engine', 'no-volatile', 'tmpfs']
   : [
       'engine',
-      'volatile',
+      'no-volatile',
       'tmpfs',
       ...(asRoot ? (['root-metacopy-volatile'] as const) : []),
       'incremental-off',
@@ -123,7 +123,7 @@ async function main(): Promise<void> {
     if (project.kind !== 'ts') ways.push(engineWay(project, runners.tmpfs, 'tmpfs', 4));
     if (project.kind === 'cargo') {
       const byHand = { scratch: path.join(dataDir, 'manual'), host };
-      ways.push(variantWay(project, 'volatile', 4, byHand));
+      ways.push(variantWay(project, 'no-volatile', 4, byHand));
     }
     parallel.push(...(await measureParallel(project, ways, env, plan.parallel[project.kind])));
   }

@@ -1,29 +1,14 @@
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   makeIntakeSandbox,
   type IntakeSandbox,
 } from '../../engine/intake/test-support/intake-sandbox';
 import { buildZip } from '../../engine/intake/test-support/zip-builder';
-import type { CliIo } from '../cli-io';
+import { memoryIo } from '../test-support/memory-io';
 import { ingestCommand } from './ingest';
-
-function memoryIo(cwd: string): CliIo & { out: () => string; err: () => string } {
-  let out = '';
-  let err = '';
-  return {
-    stdout: { write: (chunk: string) => (out += chunk) },
-    stderr: { write: (chunk: string) => (err += chunk) },
-    stdin: Readable.from([]),
-    cwd,
-    env: {},
-    out: () => out,
-    err: () => err,
-  };
-}
 
 describe('shadowbox ingest', () => {
   let sandbox: IntakeSandbox;
@@ -37,7 +22,7 @@ describe('shadowbox ingest', () => {
       buildZip([{ name: 'p/a.txt', data: 'hello' }]),
       'p.zip',
     );
-    const io = memoryIo(sandbox.root);
+    const io = memoryIo({ cwd: sandbox.root });
     // Relative paths are resolved against the caller's working directory.
     const code = await ingestCommand(
       ['--archive', `in/${basename(archive)}`, '--into', 'out', '--json'],
@@ -58,7 +43,7 @@ describe('shadowbox ingest', () => {
   it('exits 2 on a policy rejection, printing exactly {"error":{"code","message"}}, leaving nothing', async () => {
     sandbox = await makeIntakeSandbox();
     const archive = await sandbox.writeArchive(buildZip([{ name: '../../evil.txt', data: 'x' }]));
-    const io = memoryIo(sandbox.root);
+    const io = memoryIo({ cwd: sandbox.root });
     expect(await ingestCommand(['--archive', archive, '--into', sandbox.into, '--json'], io)).toBe(
       2,
     );
@@ -70,7 +55,7 @@ describe('shadowbox ingest', () => {
 
   it('exits 1 when the archive does not exist', async () => {
     sandbox = await makeIntakeSandbox();
-    const io = memoryIo(sandbox.root);
+    const io = memoryIo({ cwd: sandbox.root });
     expect(await ingestCommand(['--archive', 'missing.zip', '--into', 'out', '--json'], io)).toBe(
       1,
     );
@@ -81,7 +66,7 @@ describe('shadowbox ingest', () => {
     sandbox = await makeIntakeSandbox();
     const archive = await sandbox.writeArchive(buildZip([{ name: 'a.txt', data: 'a' }]));
     await mkdir(sandbox.into);
-    const io = memoryIo(sandbox.root);
+    const io = memoryIo({ cwd: sandbox.root });
     expect(await ingestCommand(['--archive', archive, '--into', sandbox.into, '--json'], io)).toBe(
       2,
     );
@@ -95,7 +80,7 @@ describe('shadowbox ingest', () => {
     ['userinfo', 'https://u:p@93.184.216.34/r.git', 'URL_USERINFO'],
   ])('refuses a %s Git URL with exit 2', async (_name, url, code) => {
     sandbox = await makeIntakeSandbox();
-    const io = memoryIo(sandbox.root);
+    const io = memoryIo({ cwd: sandbox.root });
     expect(await ingestCommand(['--git', url, '--into', 'out', '--json'], io)).toBe(2);
     expect(JSON.parse(io.out())).toMatchObject({ error: { code } });
     await sandbox.assertPristine();
@@ -103,7 +88,7 @@ describe('shadowbox ingest', () => {
 
   it('reports a rejection on stderr without --json', async () => {
     sandbox = await makeIntakeSandbox();
-    const io = memoryIo(sandbox.root);
+    const io = memoryIo({ cwd: sandbox.root });
     expect(await ingestCommand(['--git', 'git://example.com/r', '--into', 'out'], io)).toBe(2);
     expect(io.out()).toBe('');
     expect(io.err()).toMatch(/\[URL_SCHEME\]\n$/);
@@ -120,14 +105,14 @@ describe('shadowbox ingest', () => {
     ['an unknown option', ['--archive', 'a.zip', '--into', 'out', '--force', '--json']],
   ])('refuses %s with INVALID_ARGUMENT and exit 2', async (_name, args) => {
     sandbox = await makeIntakeSandbox();
-    const io = memoryIo(sandbox.root);
+    const io = memoryIo({ cwd: sandbox.root });
     expect(await ingestCommand(args, io)).toBe(2);
     expect(JSON.parse(io.out())).toMatchObject({ error: { code: 'INVALID_ARGUMENT' } });
   });
 
   it('prints help with exit 0', async () => {
     sandbox = await makeIntakeSandbox();
-    const io = memoryIo(sandbox.root);
+    const io = memoryIo({ cwd: sandbox.root });
     expect(await ingestCommand(['--help'], io)).toBe(0);
     expect(io.out()).toContain('--archive FILE');
   });
