@@ -110,7 +110,9 @@ export async function measureOverhead(
   /** The engine's own sandbox command (fstab, read-only host, HOME tmpfs), without the engine. */
   const engineArgv = async (): Promise<number> => {
     const [upper, work] = await layers();
-    const runDir = path.dirname(upper);
+    // A run directory of its own, as the engine gives every run (its fstab and /dev live there).
+    const runDir = `${work}-run`;
+    await mkdir(runDir);
     const home = `${work}-home`;
     const deleteList = `${work}-deletes`;
     await mkdir(home);
