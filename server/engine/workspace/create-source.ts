@@ -70,7 +70,7 @@ export async function createSourceFromGit(
     readonly cloneCaps?: Partial<CloneCaps>;
   },
 ): Promise<IntakeResult<CreatedSource>> {
-  const events = options.events ?? discardEvents;
+  const events: EventSink<IntakeEvent> = options.events ?? discardEvents;
   const scratch = await makeScratch(options.layout, options.sourceId);
   try {
     const url = await (options.policy ?? defaultGitUrlPolicy).pin(options.url);
