@@ -107,6 +107,19 @@ describe('shadowRun', () => {
     });
   });
 
+  it('rejects with an infrastructure fault only once every other run has finished', async () => {
+    const workspace = await project();
+    const executor = fakeExecutor({
+      baseline: { throws: new Error('disk full') },
+      plus: { output: cargoSummary(2, 0), delayMs: 60 },
+      mul: { output: cargoSummary(0, 2), delayMs: 60 },
+    });
+    await expect(shadowRun(request(workspace, { parallel: 3 }), { executor })).rejects.toThrow(
+      'disk full',
+    );
+    expect(executor.finished()).toBe(2);
+  });
+
   it('counts tests from JUnit reports when the command wrote them', async () => {
     const workspace = await project();
     const junit =

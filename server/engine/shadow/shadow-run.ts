@@ -5,6 +5,7 @@ import {
   parseJUnitXml,
   parseTestOutput,
   runnerFromCommand,
+  sumTestCounts,
   type RunnerName,
   type TestCounts,
 } from '../parsers';
@@ -27,19 +28,10 @@ export interface ShadowRunDeps {
 
 const defaultTimeoutMs = 10 * 60 * 1000;
 
+/** JUnit reports the command wrote are more exact than its console; else parse the output. */
 function countTests(runner: RunnerName | 'auto', execution: Execution): TestCounts {
-  if (execution.reports.length > 0) {
-    const counts = execution.reports.map(parseJUnitXml).filter((c) => c.parsed);
-    if (counts.length > 0) {
-      return counts.reduce((sum, c) => ({
-        passed: sum.passed + c.passed,
-        failed: sum.failed + c.failed,
-        skipped: sum.skipped + c.skipped,
-        parsed: true,
-      }));
-    }
-  }
-  return parseTestOutput(runner, execution.process.output.text);
+  const fromReports = sumTestCounts(...execution.reports.map(parseJUnitXml));
+  return fromReports.parsed ? fromReports : parseTestOutput(runner, execution.process.output.text);
 }
 
 function problemOf(execution: Execution): string | null {
@@ -104,7 +96,8 @@ export async function shadowRun(
       error: problemOf(execution),
     };
   };
-  const outcomes = await Promise.all(
+  // allSettled: a fault in one run must not leave the others running unobserved.
+  const settled = await Promise.allSettled(
     prepared.map((hypothesis) =>
       limit(async () => {
         const outcome = await runOne(hypothesis);
@@ -113,6 +106,10 @@ export async function shadowRun(
       }),
     ),
   );
+  const outcomes = settled.map((result) => {
+    if (result.status === 'rejected') throw result.reason;
+    return result.value;
+  });
 
   const { ranked, winner } = rank(outcomes);
   events.emit({

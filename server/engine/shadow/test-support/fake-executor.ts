@@ -9,6 +9,8 @@ export interface ScriptedRun {
   readonly problem?: string | null;
   readonly spawnError?: string | null;
   readonly delayMs?: number;
+  /** An infrastructure fault: execute() rejects with it. */
+  readonly throws?: Error;
 }
 
 /** An executor that plays back scripted outcomes by hypothesis name and records how it was used. */
@@ -18,24 +20,33 @@ export function fakeExecutor(
 ): HypothesisExecutor & {
   readonly requests: ExecutionRequest[];
   readonly maxConcurrent: () => number;
+  /** How many runs completed normally. */
+  readonly finished: () => number;
 } {
   const requests: ExecutionRequest[] = [];
   let running = 0;
   let max = 0;
+  let finished = 0;
   return {
     mode: options.parallelSafe === false ? 'inplace' : 'overlay',
     parallelSafe: options.parallelSafe ?? true,
     requests,
     maxConcurrent: () => max,
+    finished: () => finished,
     async execute(request): Promise<Execution> {
       requests.push(request);
       running += 1;
       max = Math.max(max, running);
       const run = script[request.hypothesis.name] ?? {};
       await sleep(run.delayMs ?? 5);
+      if (run.throws !== undefined) {
+        running -= 1;
+        throw run.throws;
+      }
       const output = run.output ?? '';
       for (const line of output.split('\n')) request.onLine?.(line);
       running -= 1;
+      finished += 1;
       return {
         process: {
           exitCode: run.exitCode === undefined ? 0 : run.exitCode,
