@@ -1,4 +1,4 @@
-import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readFile, readdir, realpath, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../../errors/app-error';
 import { runProcess } from '../process/run-process';
@@ -17,20 +17,28 @@ export interface OverlayExecutorOptions {
   readonly removal: BackgroundRemoval;
 }
 
-/** Reads report files the run wrote; in the upper layer they are exactly the run's own writes. */
+/**
+ * Reads report files the run wrote: in the upper layer they are exactly the run's own writes. The
+ * run controls that directory, so a report that is (or lies behind) a symbolic link is ignored:
+ * it could point anywhere on the host.
+ */
 async function readReports(upper: string, reportPaths: readonly string[]): Promise<string[]> {
+  const root = await realpath(upper);
+  const inside = async (file: string): Promise<boolean> => {
+    const real = await realpath(file).catch(() => null);
+    return real !== null && real === file && real.startsWith(`${root}/`);
+  };
   const reports: string[] = [];
   for (const reportPath of reportPaths) {
-    const target = path.join(upper, reportPath);
-    if (path.relative(upper, target).startsWith('..')) continue;
-    const entries = await readdir(target).catch(() => null);
+    const target = path.join(root, reportPath);
+    const entries = (await inside(target)) ? await readdir(target).catch(() => null) : null;
     const files =
       entries === null
         ? [target]
         : entries.filter((e) => /^TEST-.*\.xml$/.test(e)).map((e) => path.join(target, e));
     for (const file of files) {
-      const text = await readFile(file, 'utf8').catch(() => null);
-      if (text !== null) reports.push(text);
+      if (!(await inside(file)) || !(await lstat(file)).isFile()) continue;
+      reports.push(await readFile(file, 'utf8'));
     }
   }
   return reports;

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, readdir } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -244,6 +244,33 @@ def test_listens_on_8080():
     } finally {
       server.close();
     }
+  });
+
+  const quietPytest = ['python3', '-m', 'pytest', '-p', 'no:terminal', '-p', 'no:cacheprovider'];
+
+  it('counts tests from the JUnit report the command writes into its shadow', async () => {
+    const project = await writeProject('sbx-junit-', pytestFiles);
+    const report = await runner.run({
+      workspace: project,
+      command: [...quietPytest, '--junitxml=report.xml'],
+      hypotheses: [hypothesis('fix', { 'calc.py': pytestCalc.fixed })],
+    });
+    expect(byName(report, 'fix').outputTail).toBe('');
+    expect(byName(report, 'fix')).toMatchObject({ parsed: true, passed: 2, failed: 0 });
+    expect(await readdir(project)).not.toContain('report.xml');
+  });
+
+  it('ignores a report the run turned into a symbolic link to a host file', async () => {
+    const fake = path.join(await mkdtemp(path.join(os.tmpdir(), 'sbx-fake-')), 'report.xml');
+    await writeFile(fake, '<testsuite tests="99" failures="0" errors="0" skipped="0"></testsuite>');
+    const swap = `import atexit, os\n\n\ndef _swap():\n    os.remove("report.xml")\n    os.symlink(${JSON.stringify(fake)}, "report.xml")\n\n\natexit.register(_swap)\n`;
+    const project = await writeProject('sbx-junit-link-', pytestFiles);
+    const report = await runner.run({
+      workspace: project,
+      command: [...quietPytest, '--junitxml=report.xml'],
+      hypotheses: [hypothesis('fix', { 'calc.py': pytestCalc.fixed, 'conftest.py': swap })],
+    });
+    expect(byName(report, 'fix')).toMatchObject({ exitCode: 0, parsed: false, passed: 0 });
   });
 
   it('leaves the workspace untouched whatever a hypothesis does: rm -rf, .git, target/', async () => {
