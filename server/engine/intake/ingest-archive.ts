@@ -5,7 +5,7 @@ import { sniffArchiveFormat, type ArchiveFormat } from './archive-format';
 import { ArchiveWriter } from './archive-writer';
 import { resolveIntakeCaps, type IntakeCaps } from './intake-caps';
 import type { IntakeEvent } from './intake-events';
-import { asRejectedResult, reject, type IntakeResult } from './intake-result';
+import { reject, reportRejection, type IntakeResult } from './intake-result';
 import { openStaging } from './staging';
 import { extractTar } from './tar-extract';
 import { extractZip } from './zip-extract';
@@ -59,12 +59,6 @@ export async function ingestArchive(
       await staging.discard();
     }
   } catch (error) {
-    const rejected = asRejectedResult(error);
-    events.emit({
-      type: 'intake.rejected',
-      code: rejected.error.code,
-      message: rejected.error.message,
-    });
-    return rejected;
+    return reportRejection(error, events);
   }
 }

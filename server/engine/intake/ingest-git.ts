@@ -9,7 +9,7 @@ import { assertRefName, resolveRef } from './git-ref';
 import { defaultGitUrlPolicy, type GitUrlPolicy } from './git-url-policy';
 import { resolveIntakeCaps, type IntakeCaps } from './intake-caps';
 import type { IntakeEvent } from './intake-events';
-import { asRejectedResult, type IntakeResult } from './intake-result';
+import { reportRejection, type IntakeResult } from './intake-result';
 import { openStaging } from './staging';
 
 export interface IngestGitOptions {
@@ -68,13 +68,7 @@ export async function ingestGit(options: IngestGitOptions): Promise<IntakeResult
       await staging.discard();
     }
   } catch (error) {
-    const rejected = asRejectedResult(error);
-    events.emit({
-      type: 'intake.rejected',
-      code: rejected.error.code,
-      message: rejected.error.message,
-    });
-    return rejected;
+    return reportRejection(error, events);
   } finally {
     if (scratch !== null) await rm(scratch, { recursive: true, force: true });
   }

@@ -1,4 +1,6 @@
 import { AppError, type AppErrorCode } from '../../errors/app-error';
+import type { EventSink } from '../ports';
+import type { IntakeEvent } from './intake-events';
 
 /**
  * Intake returns its expected outcomes as values: success, or a rejection/fault carrying the one
@@ -26,4 +28,18 @@ export function reject(
 export function asRejectedResult(error: unknown): { readonly ok: false; readonly error: AppError } {
   if (error instanceof IntakeRejection) return { ok: false, error: error.error };
   throw error;
+}
+
+/** `asRejectedResult`, also reporting the rejection as an `intake.rejected` event. */
+export function reportRejection(
+  error: unknown,
+  events: EventSink<IntakeEvent>,
+): { readonly ok: false; readonly error: AppError } {
+  const rejected = asRejectedResult(error);
+  events.emit({
+    type: 'intake.rejected',
+    code: rejected.error.code,
+    message: rejected.error.message,
+  });
+  return rejected;
 }
