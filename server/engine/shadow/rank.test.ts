@@ -39,6 +39,15 @@ describe('rank', () => {
     expect(names(ranked)).toEqual([3, 2, 1, 0]);
   });
 
+  it('ranks a run cut short by a timeout with the unparsed, whatever partial summary it printed', () => {
+    const { ranked } = rank([
+      result(0, { exitCode: null, timedOut: true, passed: 0, failed: 0 }),
+      result(1, { exitCode: 101, passed: 1, failed: 1 }),
+      result(2, { exitCode: 1, passed: 0, failed: 0, error: 'sandbox set-up failed: x' }),
+    ]);
+    expect(names(ranked)).toEqual([1, 0, 2]);
+  });
+
   it('has no winner when the best run did not pass', () => {
     const { winner } = rank([
       result(0, { exitCode: 1, failed: 1 }),

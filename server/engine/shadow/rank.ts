@@ -19,13 +19,19 @@ export function isPass(r: Rankable): boolean {
 const byFlag = (a: boolean, b: boolean): number => Number(b) - Number(a);
 
 /**
- * Passed before failed; parsed results before unparsed ones (an unreadable run tells us least);
- * fewer failing tests; more passing tests; a smaller diff; then the order given.
+ * Counts that describe the whole run. A run that timed out or went wrong was cut short: whatever
+ * summary it printed before (cargo prints one per test binary) covers only part of the tests.
+ */
+const complete = (r: Rankable): boolean => r.parsed && !r.timedOut && r.error === null;
+
+/**
+ * Passed before failed; complete parsed results before the rest (an unreadable or cut-short run
+ * tells us least); fewer failing tests; more passing tests; a smaller diff; then the order given.
  */
 export function compareRankables(a: Rankable, b: Rankable): number {
   return (
     byFlag(isPass(a), isPass(b)) ||
-    byFlag(a.parsed, b.parsed) ||
+    byFlag(complete(a), complete(b)) ||
     a.failed - b.failed ||
     b.passed - a.passed ||
     a.changedLines - b.changedLines ||

@@ -32,6 +32,7 @@ export const crateLib = {
   wrong:
     'pub fn add(a: i32, b: i32) -> i32 {\n    a * b\n}\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn zero_is_neutral() {\n        assert_eq!(super::add(5, 0), 5);\n    }\n}\n',
   broken: 'pub fn add(a: i32, b: i32) -> i32 {\n    a + "b"\n}\n',
+  slow: 'pub fn add(a: i32, b: i32) -> i32 {\n    std::thread::sleep(std::time::Duration::from_secs(120));\n    a + b\n}\n',
 } as const;
 
 /** Builds the crate's tests once, so runs start from a warm target/ as a real workspace would. */
