@@ -2,6 +2,7 @@ import { spawn as nodeSpawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { runProcess } from '../../server/engine/process/run-process';
+import { sandboxNamespaces } from '../../server/engine/sandbox';
 import { prepareSandbox, type SandboxHost } from '../../server/engine/sandbox/sandbox-host';
 import type { ShadowRunner } from '../../server/engine/shadow';
 import { median, timed } from './measure';
@@ -37,15 +38,8 @@ export type OverheadKind =
 /** The same namespaces as the engine, written by hand: no staging, no clean-up, no report. */
 const rawScript = (options: string): string =>
   `ip link set lo up && mount -t overlay o -o "lowerdir=$1,upperdir=$2,workdir=$3,${options}" "$1" && cd "$1" && exec true`;
-const nsFlags = [
-  '--user',
-  '--map-root-user',
-  '--mount',
-  '--net',
-  '--pid',
-  '--fork',
-  '--mount-proc',
-];
+// The engine's own namespaces, so the by-hand baseline cannot drift from what the engine does.
+const nsFlags = sandboxNamespaces;
 
 /**
  * Runs `true` many times each way, interleaved: spawned directly, under `unshare` alone, under

@@ -1,5 +1,6 @@
 export {
   sandboxCommand,
+  sandboxNamespaces,
   sandboxFstab,
   sandboxSetupFailure,
   mountablePath,

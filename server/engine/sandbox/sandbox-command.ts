@@ -150,6 +150,17 @@ export function sandboxFstab(layout: SandboxLayout, options: FstabOptions): stri
   return `${lines.join('\n')}\n`;
 }
 
+/** The namespaces every run gets: its own user (mapped to root), mounts, network, PIDs and /proc. */
+export const sandboxNamespaces = [
+  '--user',
+  '--map-root-user',
+  '--mount',
+  '--net',
+  '--pid',
+  '--fork',
+  '--mount-proc',
+] as const;
+
 export interface SandboxCommandOptions {
   /** Workspace-relative directory to run in. */
   readonly cwd?: string;
@@ -173,13 +184,7 @@ export function sandboxCommand(
   return {
     file: 'unshare',
     args: [
-      '--user',
-      '--map-root-user',
-      '--mount',
-      '--net',
-      '--pid',
-      '--fork',
-      '--mount-proc',
+      ...sandboxNamespaces,
       '--kill-child=SIGKILL',
       '--',
       '/bin/sh',
