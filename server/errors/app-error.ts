@@ -9,8 +9,16 @@ export const appErrorCodes = {
   INVALID_ARGUMENT: 400,
   INVALID_HYPOTHESIS: 400,
   COMMAND_NOT_ALLOWED: 400,
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
   NOT_FOUND: 404,
   CONFLICT: 409,
+  /** The diff under review is not the one the reviewer saw (approval is a compare-and-set). */
+  STALE_DIFF: 409,
+  /** The request is valid but the task is not in a state that allows it. */
+  INVALID_STATE: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
   // Intake policy rejections (422): the archive or URL is refused and nothing was written.
   ARCHIVE_PATH_TRAVERSAL: 422,
   ARCHIVE_PATH_ABSOLUTE: 422,

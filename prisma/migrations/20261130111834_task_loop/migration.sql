@@ -1,0 +1,77 @@
+-- RedefineTables
+PRAGMA defer_foreign_keys=ON;
+PRAGMA foreign_keys=OFF;
+CREATE TABLE "new_Hypothesis" (
+    "id" TEXT NOT NULL PRIMARY KEY,
+    "taskId" TEXT NOT NULL,
+    "iterationId" TEXT,
+    "name" TEXT NOT NULL,
+    "origin" TEXT NOT NULL,
+    "author" TEXT,
+    "rank" INTEGER,
+    "verdict" TEXT NOT NULL DEFAULT 'pending',
+    "changedLines" INTEGER,
+    "error" TEXT,
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    CONSTRAINT "Hypothesis_taskId_fkey" FOREIGN KEY ("taskId") REFERENCES "Task" ("id") ON DELETE CASCADE ON UPDATE CASCADE,
+    CONSTRAINT "Hypothesis_iterationId_fkey" FOREIGN KEY ("iterationId") REFERENCES "Iteration" ("id") ON DELETE CASCADE ON UPDATE CASCADE
+);
+INSERT INTO "new_Hypothesis" ("changedLines", "createdAt", "error", "id", "iterationId", "name", "origin", "rank", "taskId", "verdict") SELECT "changedLines", "createdAt", "error", "id", "iterationId", "name", "origin", "rank", "taskId", "verdict" FROM "Hypothesis";
+DROP TABLE "Hypothesis";
+ALTER TABLE "new_Hypothesis" RENAME TO "Hypothesis";
+CREATE INDEX "Hypothesis_taskId_iterationId_idx" ON "Hypothesis"("taskId", "iterationId");
+CREATE UNIQUE INDEX "Hypothesis_iterationId_name_key" ON "Hypothesis"("iterationId", "name");
+CREATE TABLE "new_Job" (
+    "id" TEXT NOT NULL PRIMARY KEY,
+    "taskId" TEXT NOT NULL,
+    "state" TEXT NOT NULL DEFAULT 'queued',
+    "wakeRequested" BOOLEAN NOT NULL DEFAULT false,
+    "attempts" INTEGER NOT NULL DEFAULT 0,
+    "lockedBy" TEXT,
+    "lockedUntil" DATETIME,
+    "runAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "lastError" TEXT,
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updatedAt" DATETIME NOT NULL,
+    CONSTRAINT "Job_taskId_fkey" FOREIGN KEY ("taskId") REFERENCES "Task" ("id") ON DELETE CASCADE ON UPDATE CASCADE
+);
+INSERT INTO "new_Job" ("attempts", "createdAt", "id", "lastError", "lockedBy", "lockedUntil", "runAt", "state", "taskId", "updatedAt") SELECT "attempts", "createdAt", "id", "lastError", "lockedBy", "lockedUntil", "runAt", "state", "taskId", "updatedAt" FROM "Job";
+DROP TABLE "Job";
+ALTER TABLE "new_Job" RENAME TO "Job";
+CREATE UNIQUE INDEX "Job_taskId_key" ON "Job"("taskId");
+CREATE INDEX "Job_state_runAt_idx" ON "Job"("state", "runAt");
+CREATE TABLE "new_Task" (
+    "id" TEXT NOT NULL PRIMARY KEY,
+    "status" TEXT NOT NULL DEFAULT 'queued',
+    "sourceKind" TEXT NOT NULL,
+    "sourceUrl" TEXT,
+    "sourceRef" TEXT,
+    "archiveName" TEXT,
+    "testCommand" JSONB NOT NULL,
+    "maxIterations" INTEGER NOT NULL DEFAULT 3,
+    "hypothesesPerIteration" INTEGER NOT NULL DEFAULT 3,
+    "sourceId" TEXT,
+    "baselineCommit" TEXT,
+    "checkpointSha" TEXT,
+    "worktreePath" TEXT,
+    "iterationCount" INTEGER NOT NULL DEFAULT 0,
+    "maxWallClockMs" INTEGER NOT NULL DEFAULT 3600000,
+    "hypothesisWaitMs" INTEGER NOT NULL DEFAULT 1800000,
+    "startedAt" DATETIME,
+    "finishedAt" DATETIME,
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updatedAt" DATETIME NOT NULL,
+    "lastEventId" INTEGER NOT NULL DEFAULT 0,
+    "error" TEXT,
+    "approvalState" TEXT NOT NULL DEFAULT 'none',
+    "approvedDiffSha256" TEXT,
+    "diffSha256" TEXT,
+    CONSTRAINT "Task_diffSha256_fkey" FOREIGN KEY ("diffSha256") REFERENCES "Diff" ("sha256") ON DELETE RESTRICT ON UPDATE CASCADE
+);
+INSERT INTO "new_Task" ("approvalState", "approvedDiffSha256", "archiveName", "baselineCommit", "createdAt", "diffSha256", "error", "hypothesesPerIteration", "id", "lastEventId", "maxIterations", "sourceKind", "sourceRef", "sourceUrl", "status", "testCommand", "updatedAt", "worktreePath") SELECT "approvalState", "approvedDiffSha256", "archiveName", "baselineCommit", "createdAt", "diffSha256", "error", "hypothesesPerIteration", "id", "lastEventId", "maxIterations", "sourceKind", "sourceRef", "sourceUrl", "status", "testCommand", "updatedAt", "worktreePath" FROM "Task";
+DROP TABLE "Task";
+ALTER TABLE "new_Task" RENAME TO "Task";
+CREATE INDEX "Task_status_idx" ON "Task"("status");
+CREATE INDEX "Task_createdAt_idx" ON "Task"("createdAt");
+PRAGMA foreign_keys=ON;
+PRAGMA defer_foreign_keys=OFF;

@@ -1,0 +1,106 @@
+import type { IntakeEvent } from '../intake/intake-events';
+import type { HypothesisOutcome } from '../shadow/shadow-report';
+import type { DiffFlags } from '../review/diff-flags';
+import type { TaskStatus } from './task-status';
+
+/** The counts a test run produced, as the API and the UI show them. */
+export interface RunSummary {
+  readonly exitCode: number | null;
+  readonly signal: string | null;
+  readonly timedOut: boolean;
+  readonly durationMs: number;
+  readonly passed: number;
+  readonly failed: number;
+  readonly skipped: number;
+  readonly parsed: boolean;
+  readonly green: boolean;
+  readonly outputTail: string;
+  readonly error: string | null;
+}
+
+export interface RankedHypothesis extends HypothesisOutcome {
+  readonly rank: number;
+}
+
+/**
+ * Everything that happens to a task, persisted (with a per-task sequence number) before it is
+ * published. The status changes are exactly the transitions `reduceTask` accepts; the others only
+ * carry information for the timeline.
+ */
+export type TaskEvent =
+  | {
+      readonly type: 'task.created';
+      readonly source:
+        | { readonly kind: 'git'; readonly url: string; readonly ref: string | null }
+        | { readonly kind: 'archive'; readonly name: string };
+      readonly testCommand: readonly string[];
+      readonly maxIterations: number;
+      readonly hypothesesPerIteration: number;
+    }
+  | { readonly type: 'task.preparing' }
+  | IntakeEvent
+  | {
+      readonly type: 'workspace.ready';
+      readonly baselineCommit: string;
+      readonly worktreePath: string;
+      readonly mode: 'overlay' | 'inplace';
+      readonly fallbackReason: string | null;
+    }
+  | { readonly type: 'baseline.started'; readonly command: readonly string[] }
+  | {
+      /** Output lines of a running command, batched (one event per flush, not per line). */
+      readonly type: 'run.output';
+      /** 'baseline' or the hypothesis' name. */
+      readonly subject: string;
+      /** 0 for the baseline. */
+      readonly iteration: number;
+      readonly lines: readonly string[];
+    }
+  | { readonly type: 'baseline.finished'; readonly run: RunSummary }
+  | { readonly type: 'iteration.started'; readonly index: number }
+  | {
+      readonly type: 'iteration.awaiting_hypotheses';
+      readonly index: number;
+      readonly wanted: number;
+      /** ISO time after which the task ends if nothing arrived. */
+      readonly deadline: string;
+    }
+  | {
+      readonly type: 'hypotheses.submitted';
+      readonly names: readonly string[];
+      readonly origin: string;
+    }
+  | {
+      readonly type: 'iteration.running';
+      readonly index: number;
+      readonly hypotheses: readonly { readonly name: string; readonly origin: string }[];
+    }
+  | { readonly type: 'hypothesis.started'; readonly index: number; readonly name: string }
+  | {
+      readonly type: 'hypothesis.finished';
+      readonly index: number;
+      readonly result: HypothesisOutcome;
+    }
+  | {
+      readonly type: 'iteration.finished';
+      readonly index: number;
+      readonly winner: string | null;
+      readonly checkpointSha: string | null;
+      readonly green: boolean;
+      readonly ranked: readonly RankedHypothesis[];
+    }
+  | {
+      readonly type: 'review.ready';
+      readonly diffSha256: string;
+      readonly flags: DiffFlags;
+      readonly size: number;
+    }
+  | { readonly type: 'task.approved'; readonly sha256: string; readonly by: string }
+  | { readonly type: 'task.rejected'; readonly sha256: string; readonly by: string }
+  | { readonly type: 'task.rolled_back'; readonly to: string }
+  | { readonly type: 'task.failed'; readonly reason: string }
+  | { readonly type: 'task.cancelled'; readonly by: string }
+  | { readonly type: 'task.interrupted'; readonly reason: string }
+  | { readonly type: 'task.resumed'; readonly status: TaskStatus; readonly checkpointSha: string | null };
+
+export type TaskEventType = TaskEvent['type'];

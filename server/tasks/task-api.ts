@@ -1,0 +1,149 @@
+import type { Hypothesis } from '../engine/shadow/hypothesis';
+import type { DiffFlags } from '../engine/review/diff-flags';
+import type { TaskStatus } from '../engine/loop/task-status';
+import type { StoredEvent } from '../db/event-store';
+
+/**
+ * What the task services offer the transports (REST for agents, tRPC for the UI, MCP). The
+ * transports validate and authenticate, then call exactly one of these; every refusal is an
+ * AppError whose code the transport maps to a status.
+ */
+
+/** Who asks. Tokens carry scopes; the local browser UI and the CLI act as the machine's user. */
+export type Actor =
+  | { readonly kind: 'token'; readonly tokenId: string; readonly scopes: readonly Scope[] }
+  | { readonly kind: 'browser' }
+  | { readonly kind: 'cli' };
+
+export type Scope = 'agent' | 'reviewer';
+
+export type TaskSourceInput =
+  | { readonly kind: 'git'; readonly url: string; readonly ref?: string | undefined }
+  | {
+      readonly kind: 'archive';
+      /** An uploaded file on the server's disk; the service owns it from here and deletes it. */
+      readonly file: string;
+      /** The name the client gave the file (shown, never used as a path). */
+      readonly name: string;
+    };
+
+export interface CreateTaskInput {
+  readonly source: TaskSourceInput;
+  readonly testCommand: readonly string[];
+  readonly maxIterations?: number | undefined;
+  readonly hypothesesPerIteration?: number | undefined;
+}
+
+export interface RunCounts {
+  readonly passed: number;
+  readonly failed: number;
+  readonly skipped: number;
+}
+
+export interface HypothesisView {
+  readonly name: string;
+  readonly origin: string;
+  readonly rank: number | null;
+  readonly verdict: string;
+  readonly passed: number;
+  readonly failed: number;
+  readonly skipped: number;
+  readonly exitCode: number | null;
+  readonly timedOut: boolean;
+  readonly durationMs: number | null;
+  readonly changedLines: number | null;
+  readonly mode: string | null;
+  readonly outputTail: string;
+  readonly error: string | null;
+}
+
+export interface IterationView {
+  readonly index: number;
+  readonly status: string;
+  readonly winner: string | null;
+  readonly checkpointSha: string | null;
+  /** Best first once ranked. */
+  readonly hypotheses: readonly HypothesisView[];
+}
+
+export interface BaselineView extends RunCounts {
+  readonly exitCode: number | null;
+  readonly durationMs: number;
+  readonly parsed: boolean;
+  readonly outputTail: string;
+}
+
+/** `GET /api/v1/tasks/{id}`; field names are part of the REST contract. */
+export interface TaskView {
+  readonly id: string;
+  readonly status: TaskStatus;
+  readonly source:
+    | { readonly kind: 'git'; readonly url: string; readonly ref: string | null }
+    | { readonly kind: 'archive'; readonly name: string };
+  readonly testCommand: readonly string[];
+  readonly maxIterations: number;
+  readonly hypothesesPerIteration: number;
+  readonly baseline: BaselineView | null;
+  readonly iterations: readonly IterationView[];
+  /** Hypotheses submitted and waiting for the next iteration. */
+  readonly pendingHypotheses: readonly string[];
+  readonly diffSha256: string | null;
+  readonly approvedDiffSha256: string | null;
+  readonly error: string | null;
+  readonly lastEventId: number;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+export interface TaskSummary {
+  readonly id: string;
+  readonly status: TaskStatus;
+  readonly source: TaskView['source'];
+  readonly createdAt: string;
+  readonly updatedAt: string;
+  readonly lastEventId: number;
+}
+
+export interface DiffView {
+  /** The exact stored bytes as UTF-8 text (a `git format-patch` mail). */
+  readonly diff: string;
+  readonly sha256: string;
+  readonly flags: DiffFlags;
+}
+
+export interface PatchDownload {
+  readonly bytes: Buffer;
+  readonly sha256: string;
+  /** `shadowbox-<task id>-<first 12 hex of the hash>.patch` */
+  readonly fileName: string;
+}
+
+export interface ReviewInput {
+  readonly verdict: 'approve' | 'reject';
+  /** The hash of the diff the reviewer saw. */
+  readonly sha256: string;
+  readonly comment?: string | undefined;
+}
+
+export interface TaskServiceApi {
+  createTask(input: CreateTaskInput, actor: Actor): Promise<{ readonly id: string }>;
+  /** Queues hypotheses for the task's next iteration; refuses duplicate names and bad paths. */
+  submitHypotheses(
+    taskId: string,
+    hypotheses: readonly Hypothesis[],
+    actor: Actor,
+  ): Promise<{ readonly accepted: readonly string[] }>;
+  getTask(taskId: string): Promise<TaskView>;
+  listTasks(options?: { readonly limit?: number }): Promise<readonly TaskSummary[]>;
+  getDiff(taskId: string): Promise<DiffView>;
+  /** Re-checks the stored bytes against their hash before returning them. */
+  getPatch(taskId: string): Promise<PatchDownload>;
+  /** Compare-and-set on the hash: STALE_DIFF (409) when it is not the current diff's. */
+  review(taskId: string, input: ReviewInput, actor: Actor): Promise<TaskView>;
+  cancel(taskId: string, actor: Actor): Promise<TaskView>;
+  /**
+   * The task's events after `afterSeq`, then live ones as they are persisted, until `signal`
+   * aborts. Never skips or repeats a sequence number.
+   */
+  events(taskId: string, afterSeq: number, signal: AbortSignal): AsyncIterable<StoredEvent>;
+}
