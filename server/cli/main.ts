@@ -16,6 +16,10 @@ const commands: Record<string, { summary: string; load: () => Promise<CliCommand
       'check an archive or Git URL against the intake policy and extract it into a directory',
     load: async () => (await import('./commands/ingest')).ingestCommand,
   },
+  token: {
+    summary: 'create, list or revoke the API tokens agents and reviewers authenticate with',
+    load: async () => (await import('./commands/token')).tokenCommand,
+  },
 };
 
 function usage(): string {

@@ -1,6 +1,6 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { AppError } from '../errors/app-error';
 import type { Db, Prisma } from './client';
+import { inTransaction, prismaCode, type Tx } from './transaction';
 
 /**
  * Task events, persisted before they are published. `seq` is per task, starts at 1 and has no
@@ -16,30 +16,13 @@ export interface StoredEvent {
   createdAt: Date;
 }
 
-type Tx = Prisma.TransactionClient;
-
-const MAX_ATTEMPTS = 8;
-// P2002 unique violation, P2034 write conflict/deadlock, P2028 transaction could not start in time,
-// P1008 operation timed out (SQLite busy).
-const RETRYABLE = new Set(['P2002', 'P2034', 'P2028', 'P1008']);
-
 export async function appendEvent(
   db: Db,
   taskId: string,
   type: string,
   payload: Prisma.InputJsonValue,
 ): Promise<StoredEvent> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await db.$transaction((tx) => appendEventInTransaction(tx, taskId, type, payload), {
-        maxWait: 10_000,
-        timeout: 10_000,
-      });
-    } catch (error) {
-      if (attempt >= MAX_ATTEMPTS || !RETRYABLE.has(prismaCode(error) ?? '')) throw error;
-      await sleep(Math.random() * 5 * 2 ** attempt);
-    }
-  }
+  return inTransaction(db, (tx) => appendEventInTransaction(tx, taskId, type, payload));
 }
 
 /**
@@ -91,9 +74,4 @@ export async function eventsSince(
     take: limit,
     select: { seq: true, type: true, payload: true, createdAt: true },
   });
-}
-
-function prismaCode(error: unknown): string | undefined {
-  if (typeof error !== 'object' || error === null || !('code' in error)) return undefined;
-  return typeof error.code === 'string' ? error.code : undefined;
 }

@@ -101,6 +101,10 @@ export type TaskEvent =
   | { readonly type: 'task.failed'; readonly reason: string }
   | { readonly type: 'task.cancelled'; readonly by: string }
   | { readonly type: 'task.interrupted'; readonly reason: string }
-  | { readonly type: 'task.resumed'; readonly status: TaskStatus; readonly checkpointSha: string | null };
+  | {
+      readonly type: 'task.resumed';
+      readonly status: TaskStatus;
+      readonly checkpointSha: string | null;
+    };
 
 export type TaskEventType = TaskEvent['type'];

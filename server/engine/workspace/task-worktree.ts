@@ -3,7 +3,7 @@ import { basename, join } from 'node:path';
 import { AppError } from '../../errors/app-error';
 import { git, gitText } from './git';
 import { withRepoLock } from './repo-lock';
-import { diffWorkTree } from './worktree-diff';
+import { diffCommits, diffWorkTree } from './worktree-diff';
 import type { SourceRepo } from './source-repo';
 import {
   assertCommitId,
@@ -106,10 +106,17 @@ export class TaskWorktree {
     });
   }
 
-  /** Commits everything in the worktree (ignored files excepted) and returns the new commit id. */
-  checkpoint(label: string): Promise<string> {
+  /**
+   * Commits the worktree and returns the new commit id: everything (ignored files excepted), or
+   * only `paths` (written or deleted), so build outputs of earlier runs never slip into a checkpoint.
+   */
+  checkpoint(label: string, paths?: readonly string[]): Promise<string> {
     return withRepoLock(this.source.gitDir, async () => {
-      await this.run(['add', '--all']);
+      if (paths === undefined) await this.run(['add', '--all']);
+      else if (paths.length > 0) {
+        // Literal pathspecs: a hypothesis' file name is never a glob or a magic pathspec.
+        await this.run(['add', '--all', '--', ...paths], { GIT_LITERAL_PATHSPECS: '1' });
+      }
       await this.run(
         ['commit', '--quiet', '--no-verify', '--allow-empty', '--file=-'],
         checkpointIdentity,
@@ -138,6 +145,13 @@ export class TaskWorktree {
   diffSince(sha: string): Promise<Buffer> {
     assertCommitId(sha);
     return withRepoLock(this.source.gitDir, () => diffWorkTree(this.adminDir, this.path, sha));
+  }
+
+  /** The exact bytes of the diff between two commits of this task (what a reviewer approves). */
+  diffBetween(from: string, to: string): Promise<Buffer> {
+    assertCommitId(from);
+    assertCommitId(to);
+    return diffCommits(this.source.gitDir, from, to);
   }
 
   /**

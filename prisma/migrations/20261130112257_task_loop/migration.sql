@@ -1,3 +1,6 @@
+-- AlterTable
+ALTER TABLE "Run" ADD COLUMN "error" TEXT;
+
 -- RedefineTables
 PRAGMA defer_foreign_keys=ON;
 PRAGMA foreign_keys=OFF;
@@ -59,6 +62,7 @@ CREATE TABLE "new_Task" (
     "hypothesisWaitMs" INTEGER NOT NULL DEFAULT 1800000,
     "startedAt" DATETIME,
     "finishedAt" DATETIME,
+    "cancelRequestedBy" TEXT,
     "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "updatedAt" DATETIME NOT NULL,
     "lastEventId" INTEGER NOT NULL DEFAULT 0,

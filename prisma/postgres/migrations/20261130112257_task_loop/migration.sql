@@ -12,7 +12,11 @@ ALTER COLUMN "iterationId" DROP NOT NULL;
 ALTER TABLE "Job" ADD COLUMN     "wakeRequested" BOOLEAN NOT NULL DEFAULT false;
 
 -- AlterTable
-ALTER TABLE "Task" ADD COLUMN     "checkpointSha" TEXT,
+ALTER TABLE "Run" ADD COLUMN     "error" TEXT;
+
+-- AlterTable
+ALTER TABLE "Task" ADD COLUMN     "cancelRequestedBy" TEXT,
+ADD COLUMN     "checkpointSha" TEXT,
 ADD COLUMN     "finishedAt" TIMESTAMP(3),
 ADD COLUMN     "hypothesisWaitMs" INTEGER NOT NULL DEFAULT 1800000,
 ADD COLUMN     "iterationCount" INTEGER NOT NULL DEFAULT 0,

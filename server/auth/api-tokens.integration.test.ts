@@ -1,0 +1,212 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listAudit } from '../audit/audit-log';
+import { createDb, type Db } from '../db/client';
+import { migrateDatabase } from '../db/migrate';
+import { backends, queryRows, type ScratchDatabase } from '../db/test-databases';
+import { AppError } from '../errors/app-error';
+import {
+  LAST_USED_WRITE_INTERVAL_MS,
+  authenticateBearer,
+  createApiToken,
+  hashToken,
+  listApiTokens,
+  requireScope,
+  revokeApiToken,
+} from './api-tokens';
+
+async function rejection(promise: Promise<unknown>): Promise<AppError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof AppError) return error;
+    throw error;
+  }
+  throw new Error('expected an AppError, the promise resolved');
+}
+
+for (const backend of backends) {
+  describe.skipIf(backend.skip)(`API tokens on ${backend.name}`, () => {
+    let scratch: ScratchDatabase;
+    let db: Db;
+    beforeAll(async () => {
+      scratch = await backend.create();
+      await migrateDatabase(scratch.config);
+      db = createDb({ database: scratch.config });
+    });
+    afterAll(async () => {
+      await db.$disconnect();
+      await scratch.drop();
+    });
+
+    const lastUsedAt = async (id: string) =>
+      (await db.apiToken.findUniqueOrThrow({ where: { id } })).lastUsedAt;
+
+    it('create → authenticate → scopes → revoke → refused', async () => {
+      const created = await createApiToken(db, { scopes: ['agent'], name: 'ci agent' });
+      expect(created).toEqual({
+        id: expect.any(String) as string,
+        token: expect.stringMatching(/^sbx_[A-Za-z0-9_-]{43}$/) as string,
+        scopes: ['agent'],
+        name: 'ci agent',
+      });
+
+      const actor = await authenticateBearer(db, `Bearer ${created.token}`);
+      expect(actor).toEqual({ kind: 'token', tokenId: created.id, scopes: ['agent'] });
+      expect(() => {
+        requireScope(actor, 'agent');
+      }).not.toThrow();
+      // An agent token is refused for reviewer actions (approve / reject).
+      const forbidden = (() => {
+        try {
+          requireScope(actor, 'reviewer');
+        } catch (error) {
+          return error;
+        }
+        return undefined;
+      })();
+      expect(forbidden).toBeInstanceOf(AppError);
+      expect((forbidden as AppError).code).toBe('FORBIDDEN');
+
+      const revoked = await revokeApiToken(db, created.id);
+      expect(revoked).toMatchObject({ id: created.id, alreadyRevoked: false });
+      expect(revoked.revokedAt).toBeInstanceOf(Date);
+
+      const refused = await rejection(authenticateBearer(db, `Bearer ${created.token}`));
+      expect(refused.code).toBe('UNAUTHENTICATED');
+      expect(refused.message).toBe('invalid or revoked API token');
+    });
+
+    it('a reviewer token passes reviewer checks; scopes are deduplicated and ordered', async () => {
+      const created = await createApiToken(db, { scopes: ['reviewer', 'agent', 'reviewer'] });
+      expect(created.scopes).toEqual(['agent', 'reviewer']);
+      expect(created.name).toBe('unnamed');
+      const actor = await authenticateBearer(db, `bearer ${created.token}`);
+      expect(actor).toEqual({ kind: 'token', tokenId: created.id, scopes: ['agent', 'reviewer'] });
+      expect(() => {
+        requireScope(actor, 'reviewer');
+      }).not.toThrow();
+    });
+
+    it('says the same thing for an unknown token as for a revoked one', async () => {
+      const unknown = await rejection(authenticateBearer(db, `Bearer sbx_${'x'.repeat(43)}`));
+      expect(unknown.code).toBe('UNAUTHENTICATED');
+      expect(unknown.message).toBe('invalid or revoked API token');
+      const missing = await rejection(authenticateBearer(db, null));
+      expect(missing.message).toMatch(/^missing Authorization header/);
+      const malformed = await rejection(authenticateBearer(db, 'Basic dXNlcjpwdw=='));
+      expect(malformed.message).toMatch(/^malformed Authorization header/);
+    });
+
+    it('refuses bad scopes before writing anything', async () => {
+      const before = await db.apiToken.count();
+      const bad = await rejection(
+        createApiToken(db, { scopes: ['agent', 'admin'] as unknown as ['agent'] }),
+      );
+      expect(bad.code).toBe('INVALID_ARGUMENT');
+      expect(bad.message).toContain('"admin"');
+      const empty = await rejection(createApiToken(db, { scopes: [] }));
+      expect(empty.code).toBe('INVALID_ARGUMENT');
+      expect(await db.apiToken.count()).toBe(before);
+    });
+
+    it('stores the SHA-256 of the token, never the token', async () => {
+      const created = await createApiToken(db, { scopes: ['agent'], name: 'hash check' });
+      const rows = await queryRows(
+        scratch.config,
+        `SELECT * FROM "ApiToken" WHERE "id" = '${created.id}'`,
+      );
+      expect(rows).toHaveLength(1);
+      expect(rows[0]?.hash).toBe(hashToken(created.token));
+      expect(rows[0]?.hash).toMatch(/^[0-9a-f]{64}$/);
+      const secret = created.token.slice('sbx_'.length);
+      for (const [column, value] of Object.entries(rows[0] ?? {})) {
+        expect(JSON.stringify(value), column).not.toContain(secret);
+      }
+      // Nor anywhere in the audit log.
+      const audit = await queryRows(scratch.config, 'SELECT * FROM "AuditLog"');
+      expect(JSON.stringify(audit)).not.toContain(secret);
+    });
+
+    it('lists tokens without hashes, revoked ones marked', async () => {
+      const kept = await createApiToken(db, { scopes: ['agent'], name: 'kept' });
+      const gone = await createApiToken(db, { scopes: ['reviewer'], name: 'gone' });
+      await revokeApiToken(db, gone.id);
+      const list = await listApiTokens(db);
+      const byId = new Map(list.map((token) => [token.id, token]));
+      expect(byId.get(kept.id)).toEqual({
+        id: kept.id,
+        name: 'kept',
+        scopes: ['agent'],
+        createdAt: expect.any(Date) as Date,
+        lastUsedAt: null,
+        revokedAt: null,
+      });
+      expect(byId.get(gone.id)?.revokedAt).toBeInstanceOf(Date);
+      for (const token of list) expect(Object.keys(token)).not.toContain('hash');
+      expect(JSON.stringify(list)).not.toContain(hashToken(kept.token));
+    });
+
+    it('writes lastUsedAt at most once a minute per token', async () => {
+      const created = await createApiToken(db, { scopes: ['agent'] });
+      const header = `Bearer ${created.token}`;
+      expect(await lastUsedAt(created.id)).toBeNull();
+
+      const t0 = new Date('2030-01-01T00:00:00.000Z');
+      await authenticateBearer(db, header, { now: t0 });
+      expect(await lastUsedAt(created.id)).toEqual(t0);
+
+      // Within the minute: no write.
+      const almost = new Date(t0.getTime() + LAST_USED_WRITE_INTERVAL_MS - 1);
+      await authenticateBearer(db, header, { now: new Date(t0.getTime() + 1_000) });
+      await authenticateBearer(db, header, { now: almost });
+      expect(await lastUsedAt(created.id)).toEqual(t0);
+
+      // A minute later: written again.
+      const later = new Date(t0.getTime() + LAST_USED_WRITE_INTERVAL_MS);
+      await authenticateBearer(db, header, { now: later });
+      expect(await lastUsedAt(created.id)).toEqual(later);
+
+      // Another token's use does not touch this one's.
+      const other = await createApiToken(db, { scopes: ['agent'] });
+      await authenticateBearer(db, `Bearer ${other.token}`, { now: new Date('2031-01-01') });
+      expect(await lastUsedAt(created.id)).toEqual(later);
+    });
+
+    it('audits creation and revocation; revoking twice is idempotent and audited once', async () => {
+      const created = await createApiToken(db, {
+        scopes: ['reviewer'],
+        name: 'audited',
+        actor: { kind: 'browser' },
+      });
+      const target = `token:${created.id}`;
+      expect(await listAudit(db, { target })).toMatchObject([
+        {
+          actor: 'browser',
+          action: 'token.create',
+          target,
+          details: { name: 'audited', scopes: ['reviewer'] },
+        },
+      ]);
+
+      const first = await revokeApiToken(db, created.id);
+      const second = await revokeApiToken(db, created.id);
+      expect(second.alreadyRevoked).toBe(true);
+      expect(second.revokedAt).toEqual(first.revokedAt);
+
+      const entries = await listAudit(db, { target });
+      expect(entries.map((entry) => entry.action).sort()).toEqual(['token.create', 'token.revoke']);
+      expect(entries.find((entry) => entry.action === 'token.revoke')).toMatchObject({
+        actor: 'cli',
+        target,
+        details: null,
+      });
+    });
+
+    it('refuses to revoke an unknown id with NOT_FOUND and audits nothing', async () => {
+      const error = await rejection(revokeApiToken(db, 'no-such-token'));
+      expect(error.code).toBe('NOT_FOUND');
+      expect(error.message).toBe('no API token with id "no-such-token"');
+      expect(await listAudit(db, { target: 'token:no-such-token' })).toEqual([]);
+    });
+  });
+}

@@ -1,0 +1,277 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { recordAudit } from '../audit/audit-log';
+import type { Db, Prisma } from '../db/client';
+import { AppError } from '../errors/app-error';
+import type { Actor, Scope } from '../tasks/task-api';
+
+/**
+ * API tokens: bearer secrets for agents and reviewers. A token is `sbx_` followed by 32 random
+ * bytes in base64url; it is shown once, at creation, and only the hex SHA-256 of the whole string
+ * is stored (ApiToken.hash), so a copy of the database does not hand out working tokens. Tokens
+ * carry scopes; the local browser UI and the CLI act as the machine's user and need none.
+ */
+
+export const TOKEN_PREFIX = 'sbx_';
+
+/** `sbx_` + base64url of 32 bytes (43 characters, no padding). */
+const TOKEN_PATTERN = /^sbx_[A-Za-z0-9_-]{43}$/;
+
+/** Every scope, in the canonical order scopes are stored and shown in. */
+export const allScopes: readonly Scope[] = ['agent', 'reviewer'];
+
+/** lastUsedAt is written at most once per this interval per token (reads stay reads). */
+export const LAST_USED_WRITE_INTERVAL_MS = 60_000;
+
+const MAX_NAME_LENGTH = 100;
+const DEFAULT_NAME = 'unnamed';
+
+/** What `listApiTokens` and `revokeApiToken` return: everything but the hash. */
+export interface ApiTokenInfo {
+  readonly id: string;
+  readonly name: string;
+  readonly scopes: Scope[];
+  readonly createdAt: Date;
+  readonly lastUsedAt: Date | null;
+  readonly revokedAt: Date | null;
+}
+
+export interface CreatedApiToken {
+  readonly id: string;
+  /** The secret; shown once, never stored. */
+  readonly token: string;
+  readonly scopes: Scope[];
+  readonly name: string;
+}
+
+/** A new random token string (not stored anywhere). */
+export function generateToken(): string {
+  return TOKEN_PREFIX + randomBytes(32).toString('base64url');
+}
+
+/** The hex SHA-256 of the whole token string: what ApiToken.hash holds. */
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+function isScope(value: unknown): value is Scope {
+  return typeof value === 'string' && (allScopes as readonly string[]).includes(value);
+}
+
+/**
+ * Validates requested scopes: at least one, each `agent` or `reviewer`. Returns them deduplicated
+ * in canonical order. INVALID_ARGUMENT names the first bad scope.
+ */
+export function parseScopes(scopes: readonly string[]): Scope[] {
+  if (scopes.length === 0) {
+    throw new AppError(
+      'INVALID_ARGUMENT',
+      `a token needs at least one scope; valid scopes: ${allScopes.join(', ')}`,
+    );
+  }
+  for (const scope of scopes) {
+    if (!isScope(scope)) {
+      throw new AppError(
+        'INVALID_ARGUMENT',
+        `unknown scope ${JSON.stringify(scope)}; valid scopes: ${allScopes.join(', ')}`,
+        { details: { scope } },
+      );
+    }
+  }
+  return allScopes.filter((scope) => scopes.includes(scope));
+}
+
+/** Trims a token name; refuses empty, over-long or control-character names. */
+export function parseTokenName(name: string | undefined): string {
+  if (name === undefined) return DEFAULT_NAME;
+  const trimmed = name.trim();
+  if (trimmed === '') throw new AppError('INVALID_ARGUMENT', 'the token name must not be empty');
+  if (trimmed.length > MAX_NAME_LENGTH) {
+    throw new AppError(
+      'INVALID_ARGUMENT',
+      `the token name must be at most ${MAX_NAME_LENGTH} characters, got ${trimmed.length}`,
+    );
+  }
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
+  if (/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(trimmed)) {
+    throw new AppError('INVALID_ARGUMENT', 'the token name must not contain control characters');
+  }
+  return trimmed;
+}
+
+/**
+ * The token in an `Authorization` header value: `Bearer <token>` (scheme case-insensitive).
+ * UNAUTHENTICATED says whether the header is missing or malformed; it never echoes the header.
+ */
+export function parseBearerToken(authorization: string | null | undefined): string {
+  if (authorization === null || authorization === undefined || authorization.trim() === '') {
+    throw new AppError(
+      'UNAUTHENTICATED',
+      "missing Authorization header; send 'Authorization: Bearer <token>'",
+    );
+  }
+  const match = /^[ \t]*([^ \t]+)[ \t]+([^ \t]+)[ \t]*$/.exec(authorization);
+  const scheme = match?.[1];
+  const token = match?.[2];
+  if (scheme === undefined || token === undefined || scheme.toLowerCase() !== 'bearer') {
+    throw new AppError(
+      'UNAUTHENTICATED',
+      "malformed Authorization header; expected 'Bearer <token>'",
+    );
+  }
+  if (!TOKEN_PATTERN.test(token)) {
+    throw new AppError(
+      'UNAUTHENTICATED',
+      `malformed bearer token; Shadowbox tokens are '${TOKEN_PREFIX}' followed by 43 base64url characters`,
+    );
+  }
+  return token;
+}
+
+/** Scopes as read back from the JSON column: unknown entries are dropped (fail closed). */
+function storedScopes(value: Prisma.JsonValue): Scope[] {
+  if (!Array.isArray(value)) return [];
+  return allScopes.filter((scope) => value.includes(scope));
+}
+
+const infoSelect = {
+  id: true,
+  name: true,
+  scopes: true,
+  createdAt: true,
+  lastUsedAt: true,
+  revokedAt: true,
+} as const;
+
+function toInfo(row: {
+  id: string;
+  name: string;
+  scopes: Prisma.JsonValue;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+}): ApiTokenInfo {
+  return { ...row, scopes: storedScopes(row.scopes) };
+}
+
+/**
+ * Creates a token and audits it in one transaction. `actor` is who asked (default: the CLI); it
+ * goes into the audit row.
+ */
+export async function createApiToken(
+  db: Db,
+  options: { scopes: readonly Scope[]; name?: string; actor?: Actor },
+): Promise<CreatedApiToken> {
+  const scopes = parseScopes(options.scopes);
+  const name = parseTokenName(options.name);
+  const token = generateToken();
+  const actor = actorLabel(options.actor ?? { kind: 'cli' });
+  const { id } = await db.$transaction(async (tx) => {
+    const row = await tx.apiToken.create({
+      data: { name, hash: hashToken(token), scopes },
+      select: { id: true },
+    });
+    await recordAudit(tx, {
+      actor,
+      action: 'token.create',
+      target: `token:${row.id}`,
+      details: { name, scopes },
+    });
+    return row;
+  });
+  return { id, token, scopes, name };
+}
+
+const INVALID_OR_REVOKED = 'invalid or revoked API token';
+
+/**
+ * Resolves an `Authorization` header to a token actor. Refuses a missing or malformed header, and
+ * an unknown or revoked token (one message for both: nothing tells whether a token exists).
+ * Records lastUsedAt at most once per LAST_USED_WRITE_INTERVAL_MS per token.
+ */
+export async function authenticateBearer(
+  db: Db,
+  authorization: string | null,
+  options: { now?: Date } = {},
+): Promise<Actor> {
+  const token = parseBearerToken(authorization);
+  const row = await db.apiToken.findUnique({
+    where: { hash: hashToken(token) },
+    select: { id: true, scopes: true, lastUsedAt: true, revokedAt: true },
+  });
+  if (row === null || row.revokedAt !== null) {
+    throw new AppError('UNAUTHENTICATED', INVALID_OR_REVOKED);
+  }
+  const now = options.now ?? new Date();
+  const staleBefore = new Date(now.getTime() - LAST_USED_WRITE_INTERVAL_MS);
+  if (row.lastUsedAt === null || row.lastUsedAt <= staleBefore) {
+    // Conditional, so concurrent requests of the same minute write once between them.
+    await db.apiToken.updateMany({
+      where: {
+        id: row.id,
+        OR: [{ lastUsedAt: null }, { lastUsedAt: { lte: staleBefore } }],
+      },
+      data: { lastUsedAt: now },
+    });
+  }
+  return { kind: 'token', tokenId: row.id, scopes: storedScopes(row.scopes) };
+}
+
+const scopeNeeds: Record<Scope, string> = {
+  agent: 'creating tasks and submitting hypotheses needs an agent token',
+  reviewer: 'approving or rejecting needs a reviewer token',
+};
+
+/** FORBIDDEN for a token without `scope`; the browser and the CLI (the machine's user) pass. */
+export function requireScope(actor: Actor, scope: Scope): void {
+  if (actor.kind !== 'token' || actor.scopes.includes(scope)) return;
+  throw new AppError('FORBIDDEN', `this token lacks the '${scope}' scope; ${scopeNeeds[scope]}`, {
+    details: { tokenId: actor.tokenId, scope },
+  });
+}
+
+/**
+ * Revokes a token (authentication refuses it from then on) and audits it. Idempotent: revoking a
+ * revoked token changes nothing, writes no audit row and returns its original revokedAt.
+ * NOT_FOUND for an unknown id.
+ */
+export async function revokeApiToken(
+  db: Db,
+  id: string,
+  options: { actor?: Actor; now?: Date } = {},
+): Promise<ApiTokenInfo & { readonly alreadyRevoked: boolean }> {
+  const actor = actorLabel(options.actor ?? { kind: 'cli' });
+  const now = options.now ?? new Date();
+  return db.$transaction(async (tx) => {
+    const { count } = await tx.apiToken.updateMany({
+      where: { id, revokedAt: null },
+      data: { revokedAt: now },
+    });
+    const row = await tx.apiToken.findUnique({ where: { id }, select: infoSelect });
+    if (row === null) throw new AppError('NOT_FOUND', `no API token with id ${JSON.stringify(id)}`);
+    if (count > 0) {
+      await recordAudit(tx, { actor, action: 'token.revoke', target: `token:${id}` });
+    }
+    return { ...toInfo(row), alreadyRevoked: count === 0 };
+  });
+}
+
+/** Every token, oldest first, revoked ones included; never the hashes. */
+export async function listApiTokens(db: Db): Promise<ApiTokenInfo[]> {
+  const rows = await db.apiToken.findMany({
+    select: infoSelect,
+    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+  });
+  return rows.map(toInfo);
+}
+
+/** How an actor is written in audit rows, events and `author` columns. */
+export function actorLabel(actor: Actor): string {
+  switch (actor.kind) {
+    case 'token':
+      return `token:${actor.tokenId}`;
+    case 'browser':
+      return 'browser';
+    case 'cli':
+      return 'cli';
+  }
+}

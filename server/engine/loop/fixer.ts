@@ -1,0 +1,112 @@
+import type { Hypothesis } from '../shadow/hypothesis';
+import type { RunSummary } from './task-events';
+
+/** A hypothesis on its way into an iteration, with where it came from. */
+export interface CandidateHypothesis {
+  readonly hypothesis: Hypothesis;
+  /** external | human | llm | scripted */
+  readonly origin: string;
+  /** "token:<id>", "browser", "fixer:<name>" … */
+  readonly author: string | null;
+  readonly submittedAt: Date;
+  /** Set for hypotheses already stored in the task's inbox. */
+  readonly inboxId?: string;
+}
+
+export interface FixRequest {
+  readonly taskId: string;
+  /** 1-based. */
+  readonly iteration: number;
+  /** How many hypotheses the iteration wants (the task's K). */
+  readonly wanted: number;
+  readonly iterationStartedAt: Date;
+  /** How long the iteration may wait for hypotheses. */
+  readonly waitMs: number;
+  readonly now: Date;
+  readonly workspace: string;
+  readonly testCommand: readonly string[];
+  /** The run the fix should improve on: the baseline, or the newest iteration's best. */
+  readonly lastRun: RunSummary | null;
+  /** Hypotheses submitted from outside and not yet run, oldest first. */
+  readonly pending: readonly CandidateHypothesis[];
+}
+
+export type FixerDecision =
+  /** Run these now. */
+  | { readonly kind: 'run'; readonly hypotheses: readonly CandidateHypothesis[] }
+  /** Nothing to run yet: ask again at `until` or when woken by a submission. */
+  | { readonly kind: 'wait'; readonly until: Date }
+  /** No hypothesis will come: the iteration ends the task. */
+  | { readonly kind: 'give_up'; readonly reason: string };
+
+/** The Fixer port: where an iteration's hypotheses come from. */
+export interface Fixer {
+  readonly name: string;
+  decide(request: FixRequest, signal: AbortSignal): Promise<FixerDecision>;
+}
+
+const seconds = (ms: number): string => `${Math.round(ms / 1000)} s`;
+
+/**
+ * Hypotheses from agents (REST, MCP) and people (the browser): the iteration runs as soon as it
+ * has `wanted` of them, or `gatherMs` after the first arrived (so one submission does not wait for
+ * the deadline, and a few sent in quick succession run together), and gives up at the deadline.
+ */
+export function createExternalFixer(options: { readonly gatherMs: number }): Fixer {
+  return {
+    name: 'external',
+    decide(request) {
+      const { pending, wanted, now } = request;
+      const deadline = new Date(request.iterationStartedAt.getTime() + request.waitMs);
+      if (pending.length >= wanted) {
+        return Promise.resolve({ kind: 'run', hypotheses: pending.slice(0, wanted) });
+      }
+      const first = pending[0];
+      if (first !== undefined) {
+        const gathered = new Date(first.submittedAt.getTime() + options.gatherMs);
+        return Promise.resolve(
+          gathered <= now || deadline <= now
+            ? { kind: 'run', hypotheses: pending }
+            : { kind: 'wait', until: gathered < deadline ? gathered : deadline },
+        );
+      }
+      return Promise.resolve(
+        deadline <= now
+          ? {
+              kind: 'give_up',
+              reason: `no hypothesis arrived within ${seconds(request.waitMs)} for iteration ${request.iteration}`,
+            }
+          : { kind: 'wait', until: deadline },
+      );
+    },
+  };
+}
+
+/**
+ * A fixer that plays back a fixed list of hypotheses per iteration (tests, demos). Submitted
+ * hypotheses still run, ahead of the script.
+ */
+export function createScriptedFixer(script: readonly (readonly Hypothesis[])[]): Fixer {
+  return {
+    name: 'scripted',
+    decide(request) {
+      const scripted = (script[request.iteration - 1] ?? []).map(
+        (hypothesis): CandidateHypothesis => ({
+          hypothesis,
+          origin: 'scripted',
+          author: 'fixer:scripted',
+          submittedAt: request.now,
+        }),
+      );
+      const hypotheses = [...request.pending, ...scripted].slice(0, Math.max(request.wanted, 1));
+      return Promise.resolve(
+        hypotheses.length === 0
+          ? {
+              kind: 'give_up',
+              reason: `the script has no hypothesis for iteration ${request.iteration}`,
+            }
+          : { kind: 'run', hypotheses },
+      );
+    },
+  };
+}

@@ -1,0 +1,129 @@
+import type { EventSink } from '../ports';
+import type { IntakeEvent } from '../intake/intake-events';
+import type { ShadowEvent } from '../shadow/shadow-events';
+import type { ShadowRunReport } from '../shadow/shadow-report';
+import type { ShadowRunRequest } from '../shadow/shadow-request';
+import type { ShadowMode } from '../shadow/executor';
+import type { DiffFlags } from '../review/diff-flags';
+import type { CandidateHypothesis } from './fixer';
+import type { RunSummary, TaskEvent } from './task-events';
+import type { TaskStatus } from './task-status';
+
+/** Where a task's code comes from, as the loop needs it to prepare the workspace. */
+export type LoopSource =
+  | { readonly kind: 'git'; readonly url: string; readonly ref: string | null }
+  | { readonly kind: 'archive'; readonly name: string };
+
+/** The stored form of what a reviewer approves: the patch bytes, their hash, their flags. */
+export interface ReviewArtifact {
+  readonly bytes: Buffer;
+  readonly sha256: string;
+  readonly flags: DiffFlags;
+}
+
+/** What one step of the loop reads about its task. */
+export interface LoopTask {
+  readonly id: string;
+  readonly status: TaskStatus;
+  readonly source: LoopSource;
+  readonly testCommand: readonly string[];
+  readonly maxIterations: number;
+  readonly hypothesesPerIteration: number;
+  readonly hypothesisWaitMs: number;
+  readonly maxWallClockMs: number;
+  readonly startedAt: Date | null;
+  /** Set once intake made the task's bare repository (at creation for archives). */
+  readonly sourceId: string | null;
+  readonly baselineCommit: string | null;
+  readonly checkpointSha: string | null;
+  readonly iterationCount: number;
+  readonly cancelRequestedBy: string | null;
+  /** The diff of the newest green checkpoint, once one was put up for review. */
+  readonly diffSha256: string | null;
+  /** The newest iteration, if one was started. */
+  readonly currentIteration: {
+    readonly index: number;
+    readonly startedAt: Date;
+    /** Whether it took its hypotheses (it was running them when a step ended). */
+    readonly taken: boolean;
+  } | null;
+  /** The newest complete test run (baseline or an iteration's best), for the fixer. */
+  readonly lastRun: RunSummary | null;
+}
+
+/** Columns that change along with an event, in the same transaction. */
+export interface TaskChanges {
+  readonly sourceId?: string;
+  readonly baselineCommit?: string;
+  readonly checkpointSha?: string;
+  readonly worktreePath?: string;
+  readonly startedAt?: Date;
+  readonly finishedAt?: Date;
+  readonly error?: string | null;
+}
+
+/** The one hypothesis run of an iteration, as stored. */
+export interface IterationRecord {
+  readonly index: number;
+  readonly report: ShadowRunReport;
+  readonly command: readonly string[];
+  readonly checkpointSha: string | null;
+  readonly green: boolean;
+}
+
+/**
+ * The loop's persistence port. Each call commits its rows and the event announcing them in one
+ * transaction (the event's status change applied through `reduceTask`), then publishes the event.
+ */
+export interface TaskLoopStore {
+  load(taskId: string): Promise<LoopTask>;
+  emit(taskId: string, event: TaskEvent, changes?: TaskChanges): Promise<void>;
+  recordBaseline(
+    taskId: string,
+    command: readonly string[],
+    mode: ShadowMode,
+    run: RunSummary,
+  ): Promise<void>;
+  beginIteration(taskId: string, index: number): Promise<void>;
+  pendingHypotheses(taskId: string): Promise<readonly CandidateHypothesis[]>;
+  /** Moves inbox hypotheses into the iteration and stores new ones (from generative fixers). */
+  takeHypotheses(
+    taskId: string,
+    index: number,
+    hypotheses: readonly CandidateHypothesis[],
+  ): Promise<void>;
+  /** The hypotheses an interrupted iteration had taken, to run them again. */
+  takenHypotheses(taskId: string, index: number): Promise<readonly CandidateHypothesis[]>;
+  recordIteration(taskId: string, record: IterationRecord): Promise<void>;
+  recordReview(taskId: string, artifact: ReviewArtifact): Promise<void>;
+}
+
+/** A task's checkout, as the loop uses it. */
+export interface LoopWorkspace {
+  readonly path: string;
+  /** Commits exactly `paths` (written or deleted) and returns the commit id. */
+  checkpoint(label: string, paths: readonly string[]): Promise<string>;
+  rollbackTo(sha: string): Promise<void>;
+  diffBetween(from: string, to: string): Promise<Buffer>;
+}
+
+export type PreparedWorkspace =
+  | {
+      readonly ok: true;
+      readonly sourceId: string;
+      readonly baselineCommit: string;
+      readonly workspace: LoopWorkspace;
+    }
+  | { readonly ok: false; readonly code: string; readonly message: string };
+
+export interface WorkspacePort {
+  /** Intake (policy-checked) and a fresh worktree; leftovers of an interrupted attempt removed. */
+  prepare(task: LoopTask, events: EventSink<IntakeEvent>): Promise<PreparedWorkspace>;
+  open(task: LoopTask): Promise<LoopWorkspace>;
+}
+
+export interface ShadowPort {
+  readonly mode: ShadowMode;
+  readonly fallbackReason: string | null;
+  run(request: ShadowRunRequest, events: EventSink<ShadowEvent>): Promise<ShadowRunReport>;
+}

@@ -1,0 +1,379 @@
+import type { Clock } from '../ports';
+import type { HypothesisOutcome, ShadowRunReport } from '../shadow/shadow-report';
+import type { Hypothesis } from '../shadow/hypothesis';
+import { SerialWriter, LineBatcher } from './event-queue';
+import type { CandidateHypothesis, Fixer } from './fixer';
+import type {
+  LoopTask,
+  LoopWorkspace,
+  ReviewArtifact,
+  ShadowPort,
+  TaskLoopStore,
+  WorkspacePort,
+} from './loop-ports';
+import type { RunSummary, TaskEvent } from './task-events';
+import { activeStatuses } from './task-status';
+import { isPass } from '../shadow/rank';
+
+/** How a step ends, for the job runner: finished, run again now, or wait. */
+export type StepOutcome =
+  | { readonly kind: 'done' }
+  | { readonly kind: 'continue' }
+  /** Wait for a submission (a wake-up), or until `until` at the latest. */
+  | { readonly kind: 'park'; readonly until: Date | null };
+
+export interface LoopDeps {
+  readonly store: TaskLoopStore;
+  readonly workspaces: WorkspacePort;
+  readonly shadows: ShadowPort;
+  readonly fixer: Fixer;
+  readonly clock: Clock;
+  readonly buildReview: (input: {
+    readonly diff: Buffer;
+    readonly subject: string;
+    readonly body: string;
+    readonly date: Date;
+    readonly commit: string;
+  }) => ReviewArtifact;
+  /** Per test run; the task's remaining wall-clock budget caps it further. */
+  readonly runTimeoutMs?: number;
+  readonly outputFlushMs?: number;
+}
+
+export const maxIterationsCeiling = 10;
+const defaultRunTimeoutMs = 10 * 60 * 1000;
+const done = { kind: 'done' } as const;
+const again = { kind: 'continue' } as const;
+
+export function summarize(outcome: HypothesisOutcome): RunSummary {
+  return {
+    exitCode: outcome.exitCode,
+    signal: outcome.signal,
+    timedOut: outcome.timedOut,
+    durationMs: outcome.durationMs,
+    passed: outcome.passed,
+    failed: outcome.failed,
+    skipped: outcome.skipped,
+    parsed: outcome.parsed,
+    green: isPass({ ...outcome, index: 0 }),
+    outputTail: outcome.outputTail,
+    error: outcome.error,
+  };
+}
+
+/** Files a hypothesis writes or deletes: exactly what its checkpoint commits. */
+const touchedPaths = (h: Hypothesis): string[] => [...h.edits.map((e) => e.path), ...h.delete];
+
+/**
+ * Advances one task by one phase of its loop and says what should happen next. Every phase reads
+ * the task afresh and is safe to run again after a crash: the worktree is first reset to the last
+ * checkpoint the database knows, so a half-applied winner or a half-run baseline leaves no trace.
+ */
+export async function stepTask(
+  deps: LoopDeps,
+  taskId: string,
+  signal: AbortSignal,
+): Promise<StepOutcome> {
+  const step = new TaskStep(deps, taskId, signal);
+  return step.run();
+}
+
+class TaskStep {
+  constructor(
+    private readonly deps: LoopDeps,
+    private readonly taskId: string,
+    private readonly signal: AbortSignal,
+  ) {}
+
+  private emit(event: TaskEvent, changes?: Parameters<TaskLoopStore['emit']>[2]): Promise<void> {
+    return this.deps.store.emit(this.taskId, event, changes);
+  }
+
+  async run(): Promise<StepOutcome> {
+    const task = await this.deps.store.load(this.taskId);
+    if (task.cancelRequestedBy !== null && activeStatuses.has(task.status)) {
+      return this.end(task, { type: 'task.cancelled', by: task.cancelRequestedBy });
+    }
+    if (!activeStatuses.has(task.status)) return this.afterReview(task);
+    const budgetEnd = this.budgetEnd(task);
+    if (budgetEnd !== null && budgetEnd <= this.deps.clock.now()) {
+      return this.end(task, {
+        type: 'task.failed',
+        reason: `the wall-clock budget of ${Math.round(task.maxWallClockMs / 1000)} s is spent`,
+      });
+    }
+    switch (task.status) {
+      case 'queued':
+        await this.emit({ type: 'task.preparing' }, { startedAt: this.deps.clock.now() });
+        return again;
+      case 'preparing':
+        return this.prepare(task);
+      case 'baseline':
+        return this.baseline(task);
+      default:
+        return this.iterate(task);
+    }
+  }
+
+  private budgetEnd(task: LoopTask): Date | null {
+    return task.startedAt === null
+      ? null
+      : new Date(task.startedAt.getTime() + task.maxWallClockMs);
+  }
+
+  private runTimeout(task: LoopTask): number {
+    const limit = this.deps.runTimeoutMs ?? defaultRunTimeoutMs;
+    const end = this.budgetEnd(task);
+    if (end === null) return limit;
+    return Math.max(1000, Math.min(limit, end.getTime() - this.deps.clock.now().getTime()));
+  }
+
+  private async prepare(task: LoopTask): Promise<StepOutcome> {
+    const writer = new SerialWriter();
+    let lastProgress = 0;
+    const prepared = await this.deps.workspaces.prepare(task, {
+      emit: (event) => {
+        // Progress is cumulative: a few a second tell the story, thousands would flood the log.
+        if (event.type === 'intake.progress' || event.type === 'intake.git.progress') {
+          const now = this.deps.clock.monotonicMs();
+          if (now - lastProgress < 250) return;
+          lastProgress = now;
+        }
+        writer.push(() => this.emit(event));
+      },
+    });
+    await writer.drain();
+    if (!prepared.ok) {
+      return this.end(task, {
+        type: 'task.failed',
+        reason: `${prepared.code}: ${prepared.message}`,
+      });
+    }
+    await this.emit(
+      {
+        type: 'workspace.ready',
+        baselineCommit: prepared.baselineCommit,
+        worktreePath: prepared.workspace.path,
+        mode: this.deps.shadows.mode,
+        fallbackReason: this.deps.shadows.fallbackReason,
+      },
+      {
+        sourceId: prepared.sourceId,
+        baselineCommit: prepared.baselineCommit,
+        checkpointSha: prepared.baselineCommit,
+        worktreePath: prepared.workspace.path,
+      },
+    );
+    await this.emit({ type: 'baseline.started', command: task.testCommand });
+    return again;
+  }
+
+  private async baseline(task: LoopTask): Promise<StepOutcome> {
+    const workspace = await this.deps.workspaces.open(task);
+    await workspace.rollbackTo(this.required(task.baselineCommit, 'baseline commit'));
+    const report = await this.shadowRun(task, workspace, 0, [
+      { name: 'baseline', edits: [], delete: [] },
+    ]);
+    if (report === null) return this.aborted(task);
+    const outcome = report.hypotheses[0];
+    if (outcome === undefined) throw new Error('the baseline run reported nothing');
+    const run = summarize(outcome);
+    await this.deps.store.recordBaseline(this.taskId, task.testCommand, report.mode, run);
+    await this.deps.store.beginIteration(this.taskId, 1);
+    return again;
+  }
+
+  /** Under review or approved: new hypotheses reopen the task if the budget allows. */
+  private async afterReview(task: LoopTask): Promise<StepOutcome> {
+    if (task.status !== 'awaiting_review' && task.status !== 'approved') return done;
+    if (task.iterationCount >= task.maxIterations) return done;
+    const pending = await this.deps.store.pendingHypotheses(this.taskId);
+    if (pending.length === 0) return done;
+    await this.deps.store.beginIteration(this.taskId, task.iterationCount + 1);
+    return again;
+  }
+
+  private async iterate(task: LoopTask): Promise<StepOutcome> {
+    const iteration = this.required(task.currentIteration, 'current iteration');
+    const workspace = await this.deps.workspaces.open(task);
+    let candidates: readonly CandidateHypothesis[];
+    if (iteration.taken) {
+      // A step ran these and did not finish (crash, restart): start over from the checkpoint.
+      await workspace.rollbackTo(this.required(task.checkpointSha, 'checkpoint'));
+      candidates = await this.deps.store.takenHypotheses(this.taskId, iteration.index);
+      await this.emit({
+        type: 'task.resumed',
+        status: task.status,
+        checkpointSha: task.checkpointSha,
+      });
+    } else {
+      const decision = await this.deps.fixer.decide(
+        {
+          taskId: this.taskId,
+          iteration: iteration.index,
+          wanted: task.hypothesesPerIteration,
+          iterationStartedAt: iteration.startedAt,
+          waitMs: task.hypothesisWaitMs,
+          now: this.deps.clock.now(),
+          workspace: workspace.path,
+          testCommand: task.testCommand,
+          lastRun: task.lastRun,
+          pending: await this.deps.store.pendingHypotheses(this.taskId),
+        },
+        this.signal,
+      );
+      if (decision.kind === 'give_up') return this.noMoreHypotheses(task, decision.reason);
+      if (decision.kind === 'wait') {
+        if (task.status !== 'awaiting_hypotheses') {
+          await this.emit({
+            type: 'iteration.awaiting_hypotheses',
+            index: iteration.index,
+            wanted: task.hypothesesPerIteration,
+            deadline: new Date(iteration.startedAt.getTime() + task.hypothesisWaitMs).toISOString(),
+          });
+        }
+        const budgetEnd = this.budgetEnd(task);
+        const until = budgetEnd !== null && budgetEnd < decision.until ? budgetEnd : decision.until;
+        return { kind: 'park', until };
+      }
+      candidates = decision.hypotheses;
+      await this.deps.store.takeHypotheses(this.taskId, iteration.index, candidates);
+    }
+
+    const hypotheses = candidates.map((c) => c.hypothesis);
+    const report = await this.shadowRun(task, workspace, iteration.index, hypotheses, true);
+    if (report === null) return this.aborted(task);
+    const winner = hypotheses.find((h) => h.name === report.winner);
+    const checkpointSha =
+      report.applied && winner !== undefined
+        ? await workspace.checkpoint(
+            `Iteration ${iteration.index}: ${winner.name}`,
+            touchedPaths(winner),
+          )
+        : null;
+    const green = winner !== undefined;
+    await this.deps.store.recordIteration(this.taskId, {
+      index: iteration.index,
+      report,
+      command: task.testCommand,
+      checkpointSha,
+      green,
+    });
+    if (green) return this.review({ ...task, checkpointSha }, workspace);
+    if (iteration.index < task.maxIterations) {
+      await this.deps.store.beginIteration(this.taskId, iteration.index + 1);
+      return again;
+    }
+    return this.noMoreHypotheses(
+      task,
+      `no hypothesis made the tests pass in ${task.maxIterations} iteration(s)`,
+    );
+  }
+
+  /** Out of hypotheses or iterations: an earlier green result goes back to review, else fail. */
+  private async noMoreHypotheses(task: LoopTask, reason: string): Promise<StepOutcome> {
+    if (task.diffSha256 !== null && task.checkpointSha !== null) {
+      const workspace = await this.deps.workspaces.open(task);
+      return this.review(task, workspace);
+    }
+    return this.end(task, { type: 'task.failed', reason });
+  }
+
+  private async review(task: LoopTask, workspace: LoopWorkspace): Promise<StepOutcome> {
+    const baseline = this.required(task.baselineCommit, 'baseline commit');
+    const head = this.required(task.checkpointSha, 'checkpoint');
+    const diff = await workspace.diffBetween(baseline, head);
+    const artifact = this.deps.buildReview({
+      diff,
+      subject: `Fix the failing tests (Shadowbox task ${this.taskId})`,
+      body: `Found by Shadowbox in ${task.iterationCount} iteration(s); tested with: ${task.testCommand.join(' ')}`,
+      date: this.deps.clock.now(),
+      commit: head,
+    });
+    await this.deps.store.recordReview(this.taskId, artifact);
+    return done;
+  }
+
+  /** A step interrupted by its signal: a cancel ends the task; a shutdown leaves it to resume. */
+  private async aborted(task: LoopTask): Promise<StepOutcome> {
+    const fresh = await this.deps.store.load(this.taskId);
+    if (fresh.cancelRequestedBy !== null) {
+      return this.end(task, { type: 'task.cancelled', by: fresh.cancelRequestedBy });
+    }
+    return again;
+  }
+
+  /** Every non-success outcome rolls the worktree back to the baseline commit, then ends the task. */
+  private async end(
+    task: LoopTask,
+    event: Extract<TaskEvent, { type: 'task.failed' | 'task.cancelled' | 'task.interrupted' }>,
+  ): Promise<StepOutcome> {
+    if (task.baselineCommit !== null) {
+      const workspace = await this.deps.workspaces.open(task).catch(() => null);
+      if (workspace !== null) {
+        await workspace.rollbackTo(task.baselineCommit);
+        await this.emit({ type: 'task.rolled_back', to: task.baselineCommit });
+      }
+    }
+    const reason = event.type === 'task.cancelled' ? `cancelled by ${event.by}` : event.reason;
+    await this.emit(event, {
+      finishedAt: this.deps.clock.now(),
+      error: reason,
+      ...(task.baselineCommit === null ? {} : { checkpointSha: task.baselineCommit }),
+    });
+    return done;
+  }
+
+  /** Runs hypotheses in shadows, streaming their events; null when the signal cut it short. */
+  private async shadowRun(
+    task: LoopTask,
+    workspace: LoopWorkspace,
+    index: number,
+    hypotheses: readonly Hypothesis[],
+    apply = false,
+  ): Promise<ShadowRunReport | null> {
+    const writer = new SerialWriter();
+    const lines = new LineBatcher(
+      (subject, batch) =>
+        writer.push(() =>
+          this.emit({ type: 'run.output', subject, iteration: index, lines: batch }),
+        ),
+      this.deps.outputFlushMs,
+    );
+    let report: ShadowRunReport;
+    try {
+      report = await this.deps.shadows.run(
+        {
+          workspace: workspace.path,
+          command: task.testCommand,
+          hypotheses,
+          apply,
+          timeoutMs: this.runTimeout(task),
+          signal: this.signal,
+        },
+        {
+          emit: (event) => {
+            if (event.type === 'hypothesis.output') lines.add(event.name, event.line);
+            else if (index > 0 && event.type === 'hypothesis.started') {
+              writer.push(() => this.emit({ type: 'hypothesis.started', index, name: event.name }));
+            } else if (index > 0 && event.type === 'hypothesis.finished') {
+              lines.flush(event.result.name);
+              writer.push(() =>
+                this.emit({ type: 'hypothesis.finished', index, result: event.result }),
+              );
+            }
+          },
+        },
+      );
+    } finally {
+      lines.flushAll();
+      await writer.drain();
+    }
+    return this.signal.aborted ? null : report;
+  }
+
+  private required<T>(value: T | null, what: string): T {
+    if (value === null) throw new Error(`task ${this.taskId} has no ${what}`);
+    return value;
+  }
+}

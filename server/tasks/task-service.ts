@@ -1,0 +1,412 @@
+import { randomBytes } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { recordAudit } from '../audit/audit-log';
+import { actorLabel } from '../auth/api-tokens';
+import type { Db } from '../db/client';
+import { eventsSince, type StoredEvent } from '../db/event-store';
+import { AppError } from '../errors/app-error';
+import type { GitUrlPolicy } from '../engine/intake/git-url-policy';
+import { activeStatuses } from '../engine/loop/task-status';
+import { maxIterationsCeiling } from '../engine/loop/task-step';
+import { checkCommand } from '../engine/policy/command-policy';
+import { verifySha256 } from '../engine/review/review-artifact';
+import { checkHypothesisPaths } from '../engine/shadow/hypothesis-paths';
+import type { Hypothesis } from '../engine/shadow/hypothesis';
+import { createSourceFromArchive } from '../engine/workspace/create-source';
+import type { WorkspaceLayout } from '../engine/workspace/workspace-layout';
+import type { Clock } from '../engine/ports';
+import { insertHypothesis } from './hypothesis-rows';
+import { statusOf, type PrismaTaskStore } from './prisma-task-store';
+import type {
+  Actor,
+  CreateTaskInput,
+  DiffView,
+  PatchDownload,
+  ReviewInput,
+  TaskServiceApi,
+  TaskSummary,
+  TaskView,
+} from './task-api';
+import type { TaskEventBus } from './task-event-bus';
+import { flagsOf, listTaskSummaries, loadTaskView } from './task-views';
+import { createWorkspaceCleaner } from './workspace-cleaner';
+
+/** How the service hands tasks to the job runner. */
+export interface TaskScheduler {
+  /** Makes the task's next step due now (creates its job, or wakes it). */
+  schedule(taskId: string): Promise<void>;
+  /** Interrupts the task's running step in this process, if any. */
+  interrupt(taskId: string): void;
+}
+
+export interface TaskServiceDeps {
+  readonly db: Db;
+  readonly store: PrismaTaskStore;
+  readonly bus: TaskEventBus;
+  readonly layout: WorkspaceLayout;
+  readonly scheduler: TaskScheduler;
+  readonly gitPolicy: GitUrlPolicy;
+  readonly clock: Clock;
+  /** How often an SSE stream re-reads the database without a notification (other processes). */
+  readonly eventPollMs?: number;
+}
+
+export const defaults = {
+  maxIterations: 3,
+  hypothesesPerIteration: 3,
+  maxHypothesesPerIteration: 16,
+} as const;
+
+function checkRange(
+  name: string,
+  value: number | undefined,
+  max: number,
+  fallback: number,
+): number {
+  const n = value ?? fallback;
+  if (!Number.isInteger(n) || n < 1 || n > max) {
+    throw new AppError(
+      'INVALID_ARGUMENT',
+      `${name} must be a whole number from 1 to ${max}, got ${String(value)}`,
+    );
+  }
+  return n;
+}
+
+export class TaskService implements TaskServiceApi {
+  private readonly cleaner;
+
+  constructor(private readonly deps: TaskServiceDeps) {
+    this.cleaner = createWorkspaceCleaner(deps.layout);
+  }
+
+  async createTask(input: CreateTaskInput, actor: Actor): Promise<{ readonly id: string }> {
+    const { store } = this.deps;
+    const source = input.source;
+    try {
+      const maxIterations = checkRange(
+        'maxIterations',
+        input.maxIterations,
+        maxIterationsCeiling,
+        defaults.maxIterations,
+      );
+      const hypothesesPerIteration = checkRange(
+        'hypothesesPerIteration',
+        input.hypothesesPerIteration,
+        defaults.maxHypothesesPerIteration,
+        defaults.hypothesesPerIteration,
+      );
+      const verdict = checkCommand(input.testCommand);
+      if (!verdict.ok) throw new AppError('COMMAND_NOT_ALLOWED', verdict.message);
+
+      // Policy checks happen now, so a refused URL or archive is refused to the caller, not later
+      // in the task's log. A git clone (slow, remote) then runs in the task's first step; an
+      // archive is imported here (its bytes are already on this disk).
+      let imported: { sourceId: string; commit: string; files: number; bytes: number } | null =
+        null;
+      if (source.kind === 'git') {
+        const checked = await this.deps.gitPolicy.check(source.url);
+        if (!checked.ok) throw checked.error;
+      } else {
+        const sourceId = `upload-${randomBytes(8).toString('hex')}`;
+        let files = 0;
+        let bytes = 0;
+        const created = await createSourceFromArchive({
+          layout: this.deps.layout,
+          sourceId,
+          archive: source.file,
+          events: {
+            emit: (event) => {
+              if (event.type === 'intake.completed') ({ files, bytes } = event);
+            },
+          },
+        });
+        if (!created.ok) throw created.error;
+        imported = { sourceId, commit: created.commit, files, bytes };
+      }
+
+      const task = await store.transact('', async (tx) => {
+        const row = await tx.task.create({
+          data: {
+            sourceKind: source.kind,
+            sourceUrl: source.kind === 'git' ? source.url : null,
+            sourceRef: source.kind === 'git' ? (source.ref ?? null) : null,
+            archiveName: source.kind === 'archive' ? source.name.slice(0, 255) : null,
+            testCommand: [...input.testCommand],
+            maxIterations,
+            hypothesesPerIteration,
+            sourceId: imported?.sourceId ?? null,
+            baselineCommit: imported?.commit ?? null,
+          },
+          select: { id: true },
+        });
+        await recordAudit(tx, {
+          actor: actorLabel(actor),
+          action: 'task.create',
+          target: row.id,
+          details: { source: source.kind, testCommand: [...input.testCommand] },
+        });
+        return row;
+      });
+      await store.transact(task.id, async (_tx, emit) => {
+        await emit({
+          type: 'task.created',
+          source:
+            source.kind === 'git'
+              ? { kind: 'git', url: source.url, ref: source.ref ?? null }
+              : { kind: 'archive', name: source.name },
+          testCommand: input.testCommand,
+          maxIterations,
+          hypothesesPerIteration,
+        });
+        if (imported !== null) {
+          await emit({
+            type: 'intake.completed',
+            files: imported.files,
+            bytes: imported.bytes,
+            commit: imported.commit,
+          });
+        }
+      });
+      await this.deps.scheduler.schedule(task.id);
+      return task;
+    } finally {
+      if (source.kind === 'archive') await rm(source.file, { force: true });
+    }
+  }
+
+  async submitHypotheses(
+    taskId: string,
+    hypotheses: readonly Hypothesis[],
+    actor: Actor,
+  ): Promise<{ readonly accepted: readonly string[] }> {
+    if (hypotheses.length === 0) throw new AppError('INVALID_ARGUMENT', 'no hypotheses given');
+    const names = new Set<string>();
+    for (const h of hypotheses) {
+      checkHypothesisPaths(h);
+      if (names.has(h.name)) {
+        throw new AppError('INVALID_HYPOTHESIS', `hypothesis name '${h.name}' appears twice`);
+      }
+      names.add(h.name);
+    }
+    const origin = actor.kind === 'browser' ? 'human' : 'external';
+    const author = actorLabel(actor);
+    await this.deps.store.transact(taskId, async (tx, emit) => {
+      const task = await tx.task.findUnique({
+        where: { id: taskId },
+        select: {
+          status: true,
+          iterationCount: true,
+          maxIterations: true,
+          cancelRequestedBy: true,
+        },
+      });
+      if (task === null) throw new AppError('NOT_FOUND', `no task ${taskId}`);
+      const status = statusOf(task.status);
+      const reopening = status === 'awaiting_review' || status === 'approved';
+      if ((!activeStatuses.has(status) && !reopening) || task.cancelRequestedBy !== null) {
+        throw new AppError(
+          'INVALID_STATE',
+          `task ${taskId} is ${status}: it takes no more hypotheses`,
+        );
+      }
+      if (reopening && task.iterationCount >= task.maxIterations) {
+        throw new AppError(
+          'INVALID_STATE',
+          `task ${taskId} has used all ${task.maxIterations} iterations; create a new task to go on`,
+        );
+      }
+      const waiting = await tx.hypothesis.findMany({
+        where: { taskId, iterationId: null, name: { in: [...names] } },
+        select: { name: true },
+      });
+      const taken = waiting[0];
+      if (taken !== undefined) {
+        throw new AppError(
+          'INVALID_HYPOTHESIS',
+          `a hypothesis named '${taken.name}' is already waiting to run`,
+        );
+      }
+      const now = this.deps.clock.now();
+      for (const hypothesis of hypotheses) {
+        await insertHypothesis(tx, taskId, null, { hypothesis, origin, author, submittedAt: now });
+      }
+      await recordAudit(tx, {
+        actor: author,
+        action: 'hypotheses.submit',
+        target: taskId,
+        details: { names: [...names] },
+      });
+      await emit({ type: 'hypotheses.submitted', names: [...names], origin });
+    });
+    await this.deps.scheduler.schedule(taskId);
+    return { accepted: [...names] };
+  }
+
+  getTask(taskId: string): Promise<TaskView> {
+    return loadTaskView(this.deps.db, taskId);
+  }
+
+  listTasks(options: { readonly limit?: number } = {}): Promise<readonly TaskSummary[]> {
+    return listTaskSummaries(this.deps.db, Math.min(Math.max(options.limit ?? 100, 1), 500));
+  }
+
+  private async currentDiff(taskId: string) {
+    const task = await this.deps.db.task.findUnique({
+      where: { id: taskId },
+      select: { diff: true, status: true },
+    });
+    if (task === null) throw new AppError('NOT_FOUND', `no task ${taskId}`);
+    if (task.diff === null) {
+      throw new AppError(
+        'NOT_FOUND',
+        `task ${taskId} has no diff to review yet (it is ${task.status})`,
+      );
+    }
+    const bytes = Buffer.from(task.diff.bytes);
+    // The stored hash is what reviewers approve; bytes that no longer match it are never served.
+    if (!verifySha256(bytes, task.diff.sha256)) {
+      throw new AppError(
+        'INTERNAL',
+        `the stored diff of task ${taskId} does not match its SHA-256`,
+      );
+    }
+    return { bytes, sha256: task.diff.sha256, flags: flagsOf(task.diff.flags) };
+  }
+
+  async getDiff(taskId: string): Promise<DiffView> {
+    const { bytes, sha256, flags } = await this.currentDiff(taskId);
+    return { diff: bytes.toString('utf8'), sha256, flags };
+  }
+
+  async getPatch(taskId: string): Promise<PatchDownload> {
+    const { bytes, sha256 } = await this.currentDiff(taskId);
+    return { bytes, sha256, fileName: `shadowbox-${taskId}-${sha256.slice(0, 12)}.patch` };
+  }
+
+  async review(taskId: string, input: ReviewInput, actor: Actor): Promise<TaskView> {
+    if (actor.kind === 'token' && !actor.scopes.includes('reviewer')) {
+      throw new AppError(
+        'FORBIDDEN',
+        "approving or rejecting needs a token with the 'reviewer' scope",
+      );
+    }
+    const by = actorLabel(actor);
+    const baseline = await this.deps.store.transact(taskId, async (tx, emit) => {
+      const task = await tx.task.findUnique({
+        where: { id: taskId },
+        select: { status: true, diffSha256: true, baselineCommit: true },
+      });
+      if (task === null) throw new AppError('NOT_FOUND', `no task ${taskId}`);
+      const status = statusOf(task.status);
+      const reviewable =
+        input.verdict === 'approve'
+          ? status === 'awaiting_review'
+          : status === 'awaiting_review' || status === 'approved';
+      if (!reviewable) {
+        throw new AppError(
+          'INVALID_STATE',
+          `task ${taskId} is ${status}: there is nothing to ${input.verdict}`,
+        );
+      }
+      if (task.diffSha256 !== input.sha256) {
+        throw new AppError(
+          'STALE_DIFF',
+          `the diff changed since you loaded it: you reviewed ${input.sha256.slice(0, 12)}…, the current diff is ${String(task.diffSha256).slice(0, 12)}…; reload and review it again`,
+          { details: { reviewed: input.sha256, current: task.diffSha256 } },
+        );
+      }
+      await tx.review.create({
+        data: {
+          taskId,
+          verdict: input.verdict,
+          diffSha256: input.sha256,
+          reviewer: by,
+          comment: input.comment ?? null,
+        },
+      });
+      await recordAudit(tx, {
+        actor: by,
+        action: `task.${input.verdict}`,
+        target: taskId,
+        details: { sha256: input.sha256 },
+      });
+      await emit(
+        input.verdict === 'approve'
+          ? { type: 'task.approved', sha256: input.sha256, by }
+          : { type: 'task.rejected', sha256: input.sha256, by },
+        input.verdict === 'reject' ? { finishedAt: this.deps.clock.now() } : {},
+      );
+      return task.baselineCommit;
+    });
+    if (input.verdict === 'reject' && baseline !== null) {
+      const task = await this.deps.store.load(taskId);
+      await this.cleaner.rollback(task, baseline);
+      await this.deps.store.emit(
+        taskId,
+        { type: 'task.rolled_back', to: baseline },
+        { checkpointSha: baseline },
+      );
+    }
+    return this.getTask(taskId);
+  }
+
+  async cancel(taskId: string, actor: Actor): Promise<TaskView> {
+    const by = actorLabel(actor);
+    await this.deps.store.transact(taskId, async (tx) => {
+      const task = await tx.task.findUnique({ where: { id: taskId }, select: { status: true } });
+      if (task === null) throw new AppError('NOT_FOUND', `no task ${taskId}`);
+      const status = statusOf(task.status);
+      if (!activeStatuses.has(status)) {
+        throw new AppError(
+          'INVALID_STATE',
+          `task ${taskId} is ${status}: there is nothing to cancel`,
+        );
+      }
+      await tx.task.update({ where: { id: taskId }, data: { cancelRequestedBy: by } });
+      await recordAudit(tx, { actor: by, action: 'task.cancel', target: taskId });
+    });
+    // The step in progress (if any) dies now; the next step rolls back and ends the task.
+    this.deps.scheduler.interrupt(taskId);
+    await this.deps.scheduler.schedule(taskId);
+    return this.getTask(taskId);
+  }
+
+  async *events(taskId: string, afterSeq: number, signal: AbortSignal): AsyncIterable<StoredEvent> {
+    const exists = await this.deps.db.task.findUnique({
+      where: { id: taskId },
+      select: { id: true },
+    });
+    if (exists === null) throw new AppError('NOT_FOUND', `no task ${taskId}`);
+    let seen = afterSeq;
+    // Subscribed before the first read, so a notification between a read and the wait is kept.
+    const pending = { notified: false, wake: null as (() => void) | null };
+    const unsubscribe = this.deps.bus.subscribe(taskId, () => {
+      pending.notified = true;
+      pending.wake?.();
+    });
+    const onAbort = () => pending.wake?.();
+    signal.addEventListener('abort', onAbort);
+    try {
+      while (!signal.aborted) {
+        pending.notified = false;
+        const batch = await eventsSince(this.deps.db, taskId, seen, 500);
+        for (const event of batch) {
+          if (signal.aborted) return;
+          seen = event.seq;
+          yield event;
+        }
+        if (batch.length === 500 || pending.notified) continue;
+        await Promise.race([
+          new Promise<void>((resolve) => (pending.wake = resolve)),
+          sleep(this.deps.eventPollMs ?? 2000, undefined, { ref: false }),
+        ]);
+        pending.wake = null;
+      }
+    } finally {
+      unsubscribe();
+      signal.removeEventListener('abort', onAbort);
+    }
+  }
+}
