@@ -1,4 +1,25 @@
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { authenticateBearer } from './auth/api-tokens';
+import { createDb, type Db } from './db/client';
+import { migrateDatabase } from './db/migrate';
+import { defaultGitUrlPolicy } from './engine/intake/git-url-policy';
+import { defaultIntakeCaps } from './engine/intake/intake-caps';
+import { createExternalFixer } from './engine/loop/fixer';
+import { createGitWorkspaces } from './engine/loop/git-workspaces';
+import { abandonTask, stepTask, type LoopDeps } from './engine/loop/task-step';
+import { systemClock } from './engine/ports';
+import { buildReviewArtifact } from './engine/review/review-artifact';
+import { createShadowRunner } from './engine/shadow/create-shadow-runner';
+import { pruneStaleWorktrees } from './engine/workspace/prune-worktrees';
+import { workspaceLayout } from './engine/workspace/workspace-layout';
+import { loadEnv, type Env } from './env';
+import { JobQueue, describeError, isLocalWorkerAlive, newWorkerId } from './queue/job-queue';
+import { JobRunner } from './queue/job-runner';
 import type { Actor, TaskServiceApi } from './tasks/task-api';
+import { TaskEventBus } from './tasks/task-event-bus';
+import { PrismaTaskStore } from './tasks/prisma-task-store';
+import { TaskService } from './tasks/task-service';
 
 /** What the transports (REST routes, tRPC, MCP) get from the server process. */
 export interface Runtime {
@@ -11,7 +32,114 @@ export interface Runtime {
   readonly maxUploadBytes: number;
 }
 
-/** The process's runtime, started once (migrations, sweep, job runner) on first use. */
-export function getRuntime(): Promise<Runtime> {
-  throw new Error('runtime not wired yet');
+/** The whole of it, for the process that owns it (start-up, shutdown, benchmarks). */
+export interface ServerRuntime extends Runtime {
+  readonly env: Env;
+  readonly db: Db;
+  readonly bus: TaskEventBus;
+  /** Stops taking work, lets running steps end (they resume on the next start), closes the DB. */
+  close(): Promise<void>;
+}
+
+export interface RuntimeOptions {
+  /** Tasks whose steps run at once in this process (test runs are the expensive part). */
+  readonly taskConcurrency?: number;
+  /** After an iteration's first hypothesis arrives, how long to wait for more to run with it. */
+  readonly gatherMs?: number;
+}
+
+/**
+ * Builds the server's runtime: configuration, migrations, the start-up sweep of whatever a crash
+ * left (scratch shadows, stale worktrees, jobs held by dead workers), then the job runner, which
+ * resumes every task that was running.
+ */
+export async function createRuntime(
+  env: Env,
+  options: RuntimeOptions = {},
+): Promise<ServerRuntime> {
+  await migrateDatabase(env.database);
+  const db = createDb(env);
+  const layout = workspaceLayout(env.dataDir);
+  const uploadDir = path.join(env.dataDir, 'uploads');
+  await mkdir(uploadDir, { recursive: true });
+
+  const bus = new TaskEventBus();
+  const store = new PrismaTaskStore(db, bus);
+  const shadows = await createShadowRunner({ dataDir: env.dataDir });
+  if (shadows.fallbackReason !== null) {
+    console.warn(
+      `shadowbox: overlay shadows unavailable, running in place: ${shadows.fallbackReason}`,
+    );
+  }
+  const known = await db.task.findMany({ select: { id: true } });
+  await pruneStaleWorktrees(layout, new Set(known.map((t) => t.id)));
+
+  const queue = new JobQueue(db);
+  await queue.releaseDeadWorkers(isLocalWorkerAlive);
+  const deps: LoopDeps = {
+    store,
+    workspaces: createGitWorkspaces({ layout }),
+    shadows,
+    fixer: createExternalFixer({ gatherMs: options.gatherMs ?? 3000 }),
+    clock: systemClock,
+    buildReview: buildReviewArtifact,
+  };
+  const runner = new JobRunner({
+    queue,
+    workerId: newWorkerId(),
+    concurrency: options.taskConcurrency ?? 2,
+    handler: {
+      step: (taskId, signal) => stepTask(deps, taskId, signal),
+      onGiveUp: (taskId, error) =>
+        abandonTask(deps, taskId, `the task could not go on: ${describeError(error)}`),
+    },
+  });
+  const tasks = new TaskService({
+    db,
+    store,
+    bus,
+    layout,
+    gitPolicy: defaultGitUrlPolicy,
+    clock: systemClock,
+    scheduler: {
+      async schedule(taskId) {
+        await queue.enqueue(taskId);
+        runner.wake();
+      },
+      interrupt(taskId) {
+        runner.abort(taskId, new Error(`task ${taskId} was cancelled`));
+      },
+    },
+  });
+  runner.start();
+
+  return {
+    tasks,
+    authenticate: (authorization) => authenticateBearer(db, authorization),
+    uploadDir,
+    maxUploadBytes: defaultIntakeCaps.maxTotalBytes,
+    env,
+    db,
+    bus,
+    async close() {
+      await runner.stop();
+      await shadows.settled();
+      await db.$disconnect();
+    },
+  };
+}
+
+// Next.js may load this module more than once (instrumentation, each route bundle): the runtime
+// lives on the process, so there is one database handle and one job runner per process.
+const slot = Symbol.for('shadowbox.runtime');
+type Slot = { [slot]?: Promise<ServerRuntime> | undefined };
+
+/** The process's runtime, created (migrations, sweep, job runner) on first use. */
+export function getRuntime(): Promise<ServerRuntime> {
+  const holder = globalThis as Slot;
+  holder[slot] ??= createRuntime(loadEnv()).catch((error: unknown) => {
+    holder[slot] = undefined;
+    throw error;
+  });
+  return holder[slot];
 }

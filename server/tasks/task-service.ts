@@ -393,11 +393,11 @@ export class TaskService implements TaskServiceApi {
         pending.notified = false;
         const batch = await eventsSince(this.deps.db, taskId, seen, 500);
         for (const event of batch) {
-          if (signal.aborted) return;
+          if (isAborted(signal)) return;
           seen = event.seq;
           yield event;
         }
-        if (batch.length === 500 || pending.notified) continue;
+        if (batch.length === 500 || wasNotified(pending)) continue;
         await Promise.race([
           new Promise<void>((resolve) => (pending.wake = resolve)),
           sleep(this.deps.eventPollMs ?? 2000, undefined, { ref: false }),
@@ -410,3 +410,7 @@ export class TaskService implements TaskServiceApi {
     }
   }
 }
+
+// Read through functions: the stream's awaits change these behind the type checker's back.
+const isAborted = (signal: AbortSignal): boolean => signal.aborted;
+const wasNotified = (pending: { notified: boolean }): boolean => pending.notified;

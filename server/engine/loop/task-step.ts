@@ -78,6 +78,16 @@ export async function stepTask(
   return step.run();
 }
 
+/**
+ * Ends a task whose steps keep failing (or that cannot resume after a restart): the worktree goes
+ * back to the baseline commit and the task ends `interrupted` with the reason.
+ */
+export async function abandonTask(deps: LoopDeps, taskId: string, reason: string): Promise<void> {
+  const task = await deps.store.load(taskId);
+  if (!activeStatuses.has(task.status)) return;
+  await new TaskStep(deps, taskId, new AbortController().signal).interrupt(task, reason);
+}
+
 class TaskStep {
   constructor(
     private readonly deps: LoopDeps,
@@ -292,6 +302,10 @@ class TaskStep {
     });
     await this.deps.store.recordReview(this.taskId, artifact);
     return done;
+  }
+
+  interrupt(task: LoopTask, reason: string): Promise<StepOutcome> {
+    return this.end(task, { type: 'task.interrupted', reason });
   }
 
   /** A step interrupted by its signal: a cancel ends the task; a shutdown leaves it to resume. */
