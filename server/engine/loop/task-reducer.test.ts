@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { initialTaskState, reduceTask, canApply, type TaskState } from './task-reducer';
+
+const at = (status: TaskState['status']): TaskState => ({ ...initialTaskState, status });
+
+describe('reduceTask', () => {
+  it('walks the happy path', () => {
+    let state = initialTaskState;
+    state = reduceTask(state, { type: 'task.preparing' });
+    state = reduceTask(state, { type: 'baseline.started', command: ['pytest'] });
+    state = reduceTask(state, { type: 'iteration.started', index: 1 });
+    state = reduceTask(state, {
+      type: 'iteration.awaiting_hypotheses',
+      index: 1,
+      wanted: 3,
+      deadline: new Date(0).toISOString(),
+    });
+    state = reduceTask(state, { type: 'iteration.running', index: 1, hypotheses: [] });
+    state = reduceTask(state, {
+      type: 'review.ready',
+      diffSha256: 'a'.repeat(64),
+      flags: {} as never,
+      size: 1,
+    });
+    state = reduceTask(state, { type: 'task.approved', sha256: 'a'.repeat(64), by: 'cli' });
+    expect(state).toEqual({
+      status: 'approved',
+      iterationCount: 1,
+      diffSha256: 'a'.repeat(64),
+      approvedDiffSha256: 'a'.repeat(64),
+    });
+  });
+
+  it('refuses an approval that is not under review, naming both', () => {
+    expect(() =>
+      reduceTask(at('iterating'), { type: 'task.approved', sha256: 'x', by: 'cli' }),
+    ).toThrow("a task that is iterating cannot take 'task.approved'");
+  });
+
+  it('lets failure, cancel and interruption end any active state, and nothing final', () => {
+    for (const status of [
+      'queued',
+      'preparing',
+      'baseline',
+      'iterating',
+      'awaiting_hypotheses',
+    ] as const) {
+      expect(reduceTask(at(status), { type: 'task.cancelled', by: 'cli' }).status).toBe(
+        'cancelled',
+      );
+      expect(canApply(at(status), { type: 'task.interrupted', reason: 'x' })).toBe(true);
+    }
+    for (const status of ['approved', 'rejected', 'failed', 'cancelled', 'interrupted'] as const) {
+      expect(canApply(at(status), { type: 'task.failed', reason: 'x' })).toBe(false);
+    }
+  });
+
+  it('a new iteration clears an approval', () => {
+    const approved = { ...at('approved'), approvedDiffSha256: 'a'.repeat(64), iterationCount: 1 };
+    expect(reduceTask(approved, { type: 'iteration.started', index: 2 })).toMatchObject({
+      status: 'iterating',
+      approvedDiffSha256: null,
+      iterationCount: 2,
+    });
+  });
+
+  it('events that carry only information keep the state', () => {
+    const state = at('iterating');
+    expect(
+      reduceTask(state, { type: 'run.output', subject: 'a', iteration: 1, lines: ['x'] }),
+    ).toBe(state);
+  });
+});

@@ -1,0 +1,210 @@
+import { describe, expect, it } from 'vitest';
+import { createExternalFixer, createScriptedFixer } from './fixer';
+import { stepTask, abandonTask, type LoopDeps, type StepOutcome } from './task-step';
+import {
+  FakeShadows,
+  FakeWorkspace,
+  MemoryLoopStore,
+  candidate,
+  fakeWorkspaces,
+  fixedClock,
+  hypothesis,
+  loopDeps,
+} from './test-support/fake-loop';
+
+const signal = new AbortController().signal;
+
+/** Steps until the loop stops asking to continue. */
+async function drive(deps: LoopDeps, limit = 20): Promise<StepOutcome> {
+  for (let i = 0; i < limit; i++) {
+    const outcome = await stepTask(deps, 'task1', signal);
+    if (outcome.kind !== 'continue') return outcome;
+  }
+  throw new Error('the loop did not settle');
+}
+
+describe('stepTask', () => {
+  it('takes a task from queued to review: baseline, a red iteration, a green one', async () => {
+    const store = new MemoryLoopStore();
+    const workspace = new FakeWorkspace();
+    const shadows = new FakeShadows();
+    const fixer = createScriptedFixer([[hypothesis('wrong')], [hypothesis('right', 'src/a.py')]]);
+    const deps = loopDeps({ store, fixer, shadows, workspaces: fakeWorkspaces(workspace) });
+
+    expect(await drive(deps)).toEqual({ kind: 'done' });
+    expect(store.state.status).toBe('awaiting_review');
+    expect(store.types()).toEqual([
+      'task.preparing',
+      'workspace.ready',
+      'baseline.started',
+      'baseline.finished',
+      'iteration.started',
+      'iteration.running',
+      'iteration.finished',
+      'iteration.started',
+      'iteration.running',
+      'iteration.finished',
+      'review.ready',
+    ]);
+    // Only the winner's own files are committed, and the review is baseline..checkpoint.
+    expect(workspace.log.filter((l) => l.startsWith('checkpoint'))).toEqual([
+      'checkpoint Iteration 2: right [src/a.py]',
+    ]);
+    expect(store.reviews[0]?.bytes.toString()).toBe(`diff base..c100\n`);
+    expect(shadows.requests.map((r) => r.apply ?? false)).toEqual([false, true, true]);
+  });
+
+  it('rolls back to the baseline and fails when no hypothesis passes within the budget', async () => {
+    const store = new MemoryLoopStore({ maxIterations: 2 });
+    const workspace = new FakeWorkspace();
+    const fixer = createScriptedFixer([[hypothesis('wrong-1')], [hypothesis('wrong-2')]]);
+    const deps = loopDeps({ store, fixer, workspaces: fakeWorkspaces(workspace) });
+
+    expect(await drive(deps)).toEqual({ kind: 'done' });
+    expect(store.state.status).toBe('failed');
+    expect(store.types().slice(-2)).toEqual(['task.rolled_back', 'task.failed']);
+    expect(store.events.at(-1)).toMatchObject({
+      reason: expect.stringMatching(/2 iteration/) as string,
+    });
+    expect(store.task.checkpointSha).toBe(store.task.baselineCommit);
+  });
+
+  it('parks until the deadline while it waits for external hypotheses, then runs them', async () => {
+    const store = new MemoryLoopStore({ hypothesesPerIteration: 2, hypothesisWaitMs: 60_000 });
+    const clock = fixedClock(new Date(5_000));
+    const deps = loopDeps({ store, fixer: createExternalFixer({ gatherMs: 1000 }), clock });
+
+    expect(await drive(deps)).toEqual({ kind: 'park', until: new Date(60_000) });
+    expect(store.state.status).toBe('awaiting_hypotheses');
+
+    store.inbox.push(candidate('wrong', new Date(4_500)));
+    // One of two arrived 500 ms ago: gather the rest for another 500 ms.
+    expect(await drive(deps)).toEqual({ kind: 'park', until: new Date(5_500) });
+
+    store.inbox.push(candidate('right', new Date(4_900)));
+    expect(await drive(deps)).toEqual({ kind: 'done' });
+    expect(store.state.status).toBe('awaiting_review');
+  });
+
+  it('gives up with a clear reason when nothing arrives before the deadline', async () => {
+    const store = new MemoryLoopStore({ hypothesisWaitMs: 1000 });
+    const deps = loopDeps({
+      store,
+      fixer: createExternalFixer({ gatherMs: 100 }),
+      clock: fixedClock(new Date(2000)),
+    });
+    expect(await drive(deps)).toEqual({ kind: 'done' });
+    expect(store.state.status).toBe('failed');
+    expect(store.events.at(-1)).toMatchObject({
+      reason: expect.stringMatching(/no hypothesis arrived/) as string,
+    });
+  });
+
+  it('ends a task cancelled mid-run: the run is aborted, the worktree rolled back', async () => {
+    const store = new MemoryLoopStore();
+    const workspace = new FakeWorkspace();
+    const deps = loopDeps({
+      store,
+      fixer: createScriptedFixer([[hypothesis('slow')]]),
+      workspaces: fakeWorkspaces(workspace),
+    });
+    for (let i = 0; i < 3; i++) await stepTask(deps, 'task1', signal); // through the baseline
+    expect(store.state.status).toBe('iterating');
+
+    const controller = new AbortController();
+    const step = stepTask(deps, 'task1', controller.signal);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    store.task = { ...store.task, cancelRequestedBy: 'token:t' };
+    controller.abort();
+    expect(await step).toEqual({ kind: 'done' });
+    expect(store.state.status).toBe('cancelled');
+    expect(workspace.log.at(-1)).toBe(`rollback ${store.task.baselineCommit?.slice(0, 4) ?? ''}`);
+  });
+
+  it('a step cut short without a cancel (shutdown) asks to run again', async () => {
+    const store = new MemoryLoopStore();
+    const deps = loopDeps({ store, fixer: createScriptedFixer([[hypothesis('slow')]]) });
+    for (let i = 0; i < 3; i++) await stepTask(deps, 'task1', signal);
+    const controller = new AbortController();
+    const step = stepTask(deps, 'task1', controller.signal);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    controller.abort();
+    expect(await step).toEqual({ kind: 'continue' });
+    expect(store.state.status).toBe('iterating');
+  });
+
+  it('resumes an iteration a crash interrupted: back to the checkpoint, same hypotheses again', async () => {
+    const store = new MemoryLoopStore();
+    const workspace = new FakeWorkspace();
+    const shadows = new FakeShadows();
+    const deps = loopDeps({
+      store,
+      shadows,
+      fixer: createScriptedFixer([[hypothesis('right')]]),
+      workspaces: fakeWorkspaces(workspace),
+    });
+    for (let i = 0; i < 3; i++) await stepTask(deps, 'task1', signal);
+    // As if a step had taken the hypotheses and died before recording the iteration.
+    await store.takeHypotheses('task1', 1, [candidate('right-again')]);
+
+    expect(await drive(deps)).toEqual({ kind: 'done' });
+    expect(store.types()).toContain('task.resumed');
+    expect(workspace.log).toContain(`rollback ${store.task.baselineCommit?.slice(0, 4) ?? ''}`);
+    expect(shadows.requests.at(-1)?.hypotheses.map((h) => h.name)).toEqual(['right-again']);
+    expect(store.state.status).toBe('awaiting_review');
+  });
+
+  it('fails without touching a worktree when intake refuses the source', async () => {
+    const store = new MemoryLoopStore({ source: { kind: 'git', url: 'https://x/y', ref: null } });
+    const workspace = new FakeWorkspace();
+    const deps = loopDeps({
+      store,
+      fixer: createScriptedFixer([]),
+      workspaces: fakeWorkspaces(workspace, { code: 'GIT_TOO_LARGE', message: 'too big' }),
+    });
+    expect(await drive(deps)).toEqual({ kind: 'done' });
+    expect(store.state.status).toBe('failed');
+    expect(store.events.at(-1)).toMatchObject({ reason: 'GIT_TOO_LARGE: too big' });
+    expect(workspace.log).toEqual([]);
+  });
+
+  it('spends the wall-clock budget: the task fails at the next step', async () => {
+    const store = new MemoryLoopStore({ maxWallClockMs: 1000 });
+    const clock = { now: () => new Date(10_000), monotonicMs: () => 0 };
+    const deps = loopDeps({ store, fixer: createScriptedFixer([]), clock });
+    await stepTask(deps, 'task1', signal); // queued → preparing, startedAt = 10 s
+    store.task = { ...store.task, startedAt: new Date(0) };
+    expect(await drive(deps)).toEqual({ kind: 'done' });
+    expect(store.events.at(-1)).toMatchObject({
+      type: 'task.failed',
+      reason: expect.stringMatching(/wall-clock/) as string,
+    });
+  });
+
+  it('new hypotheses after review reopen the task; an approval does not survive it', async () => {
+    const store = new MemoryLoopStore();
+    const deps = loopDeps({ store, fixer: createExternalFixer({ gatherMs: 0 }) });
+    store.inbox.push(candidate('right'));
+    await drive(deps);
+    expect(store.state.status).toBe('awaiting_review');
+    await store.emit('task1', { type: 'task.approved', sha256: 'f'.repeat(64), by: 'token:r' });
+
+    store.inbox.push(candidate('wrong-later'));
+    expect(await drive(deps)).toEqual({ kind: 'park', until: expect.any(Date) as Date });
+    expect(store.state).toMatchObject({ status: 'awaiting_hypotheses', approvedDiffSha256: null });
+  });
+
+  it('abandonTask ends an active task as interrupted, rolled back', async () => {
+    const store = new MemoryLoopStore();
+    const workspace = new FakeWorkspace();
+    const deps = loopDeps({
+      store,
+      fixer: createScriptedFixer([]),
+      workspaces: fakeWorkspaces(workspace),
+    });
+    for (let i = 0; i < 2; i++) await stepTask(deps, 'task1', signal);
+    await abandonTask(deps, 'task1', 'disk gone');
+    expect(store.state.status).toBe('interrupted');
+    expect(store.types().slice(-2)).toEqual(['task.rolled_back', 'task.interrupted']);
+  });
+});

@@ -1,0 +1,263 @@
+import type { Hypothesis } from '../../shadow/hypothesis';
+import type { ShadowRunReport } from '../../shadow/shadow-report';
+import type { ShadowRunRequest } from '../../shadow/shadow-request';
+import type { CandidateHypothesis } from '../fixer';
+import type {
+  IterationRecord,
+  LoopTask,
+  LoopWorkspace,
+  ReviewArtifact,
+  ShadowPort,
+  TaskChanges,
+  TaskLoopStore,
+  WorkspacePort,
+} from '../loop-ports';
+import type { LoopDeps } from '../task-step';
+import type { RunSummary, TaskEvent } from '../task-events';
+import { initialTaskState, reduceTask, type TaskState } from '../task-reducer';
+
+/** An in-memory TaskLoopStore: the reducer applied to every event, rows kept in arrays. */
+export class MemoryLoopStore implements TaskLoopStore {
+  state: TaskState = initialTaskState;
+  events: TaskEvent[] = [];
+  task: Omit<LoopTask, 'status' | 'iterationCount' | 'diffSha256' | 'currentIteration' | 'lastRun'>;
+  iterations: {
+    index: number;
+    startedAt: Date;
+    taken: boolean;
+    hypotheses: CandidateHypothesis[];
+  }[] = [];
+  inbox: CandidateHypothesis[] = [];
+  lastRun: RunSummary | null = null;
+  reviews: ReviewArtifact[] = [];
+
+  constructor(task: Partial<MemoryLoopStore['task']> = {}) {
+    this.task = {
+      id: 'task1',
+      source: { kind: 'archive', name: 'p.tar.gz' },
+      testCommand: ['pytest'],
+      maxIterations: 3,
+      hypothesesPerIteration: 2,
+      hypothesisWaitMs: 60_000,
+      maxWallClockMs: 3_600_000,
+      startedAt: null,
+      sourceId: 'src',
+      baselineCommit: null,
+      checkpointSha: null,
+      cancelRequestedBy: null,
+      ...task,
+    };
+  }
+
+  load(): Promise<LoopTask> {
+    const current = this.iterations.at(-1);
+    return Promise.resolve({
+      ...this.task,
+      status: this.state.status,
+      iterationCount: this.state.iterationCount,
+      diffSha256: this.state.diffSha256,
+      currentIteration:
+        current === undefined
+          ? null
+          : { index: current.index, startedAt: current.startedAt, taken: current.taken },
+      lastRun: this.lastRun,
+    });
+  }
+
+  emit(_taskId: string, event: TaskEvent, changes: TaskChanges = {}): Promise<void> {
+    this.state = reduceTask(this.state, event);
+    this.events.push(event);
+    this.task = { ...this.task, ...changes };
+    return Promise.resolve();
+  }
+
+  async recordBaseline(_t: string, _c: readonly string[], _m: string, run: RunSummary) {
+    this.lastRun = run;
+    await this.emit('', { type: 'baseline.finished', run });
+  }
+
+  async beginIteration(_t: string, index: number) {
+    this.iterations.push({ index, startedAt: new Date(0), taken: false, hypotheses: [] });
+    await this.emit('', { type: 'iteration.started', index });
+  }
+
+  pendingHypotheses() {
+    return Promise.resolve([...this.inbox]);
+  }
+
+  async takeHypotheses(_t: string, index: number, hypotheses: readonly CandidateHypothesis[]) {
+    const iteration = this.iterations.find((i) => i.index === index);
+    if (iteration === undefined) throw new Error(`no iteration ${index}`);
+    iteration.taken = true;
+    iteration.hypotheses = [...hypotheses];
+    this.inbox = this.inbox.filter((c) => !hypotheses.includes(c));
+    await this.emit('', {
+      type: 'iteration.running',
+      index,
+      hypotheses: hypotheses.map((c) => ({ name: c.hypothesis.name, origin: c.origin })),
+    });
+  }
+
+  takenHypotheses(_t: string, index: number) {
+    return Promise.resolve(this.iterations.find((i) => i.index === index)?.hypotheses ?? []);
+  }
+
+  async recordIteration(_t: string, record: IterationRecord) {
+    const best = record.report.hypotheses[0];
+    if (best !== undefined) this.lastRun = { ...best, green: record.green };
+    await this.emit(
+      '',
+      {
+        type: 'iteration.finished',
+        index: record.index,
+        winner: record.report.winner,
+        checkpointSha: record.checkpointSha,
+        green: record.green,
+        ranked: record.report.hypotheses,
+      },
+      record.checkpointSha === null ? {} : { checkpointSha: record.checkpointSha },
+    );
+  }
+
+  async recordReview(_t: string, artifact: ReviewArtifact) {
+    this.reviews.push(artifact);
+    await this.emit('', {
+      type: 'review.ready',
+      diffSha256: artifact.sha256,
+      flags: artifact.flags,
+      size: artifact.bytes.length,
+    });
+  }
+
+  types(): string[] {
+    return this.events.map((e) => e.type);
+  }
+}
+
+/** A workspace that records what the loop did to it. */
+export class FakeWorkspace implements LoopWorkspace {
+  readonly path = '/ws';
+  head = 'base'.padEnd(40, '0');
+  readonly log: string[] = [];
+  private commits = 0;
+
+  checkpoint(label: string, paths: readonly string[]) {
+    this.commits += 1;
+    this.head = `c${this.commits}`.padEnd(40, '0');
+    this.log.push(`checkpoint ${label} [${paths.join(',')}]`);
+    return Promise.resolve(this.head);
+  }
+
+  rollbackTo(sha: string) {
+    this.head = sha;
+    this.log.push(`rollback ${sha.slice(0, 4)}`);
+    return Promise.resolve();
+  }
+
+  diffBetween(from: string, to: string) {
+    return Promise.resolve(Buffer.from(`diff ${from.slice(0, 4)}..${to.slice(0, 4)}\n`));
+  }
+}
+
+export function fakeWorkspaces(
+  workspace: FakeWorkspace,
+  prepare: 'ok' | { code: string; message: string } = 'ok',
+): WorkspacePort {
+  return {
+    prepare: () =>
+      Promise.resolve(
+        prepare === 'ok'
+          ? { ok: true, sourceId: 'src', baselineCommit: workspace.head, workspace }
+          : { ok: false, ...prepare },
+      ),
+    open: () => Promise.resolve(workspace),
+  };
+}
+
+/**
+ * Shadows whose outcome is chosen by the hypothesis name: `right*` passes, `slow*` waits for the
+ * signal, anything else fails one test. The baseline (no edits) fails unless `baselineGreen`.
+ */
+export class FakeShadows implements ShadowPort {
+  readonly mode = 'overlay' as const;
+  readonly fallbackReason = null;
+  readonly requests: ShadowRunRequest[] = [];
+
+  constructor(private readonly baselineGreen = false) {}
+
+  async run(request: ShadowRunRequest): Promise<ShadowRunReport> {
+    this.requests.push(request);
+    const outcomes = await Promise.all(
+      request.hypotheses.map(async (h: Hypothesis, index) => {
+        if (h.name.startsWith('slow')) {
+          await new Promise<void>((resolve) => {
+            if (request.signal?.aborted === true) resolve();
+            request.signal?.addEventListener('abort', () => resolve());
+          });
+        }
+        const pass = h.name.startsWith('right') || (h.edits.length === 0 && this.baselineGreen);
+        return {
+          name: h.name,
+          exitCode: pass ? 0 : 1,
+          signal: null,
+          timedOut: false,
+          durationMs: 10,
+          passed: pass ? 3 : 2,
+          failed: pass ? 0 : 1,
+          skipped: 0,
+          parsed: true,
+          changedLines: h.edits.length,
+          outputTail: '',
+          error: request.signal?.aborted === true ? 'cancelled' : null,
+          rank: pass ? 1 : index + 2,
+        };
+      }),
+    );
+    const ranked = [...outcomes]
+      .sort((a, b) => a.rank - b.rank)
+      .map((o, i) => ({ ...o, rank: i + 1 }));
+    const winner = ranked[0]?.exitCode === 0 && ranked[0].error === null ? ranked[0].name : null;
+    return {
+      mode: 'overlay',
+      winner,
+      winnerDiff: winner === null ? null : 'diff',
+      hypotheses: ranked,
+      applied: winner !== null && request.apply === true,
+    };
+  }
+}
+
+export const hypothesis = (name: string, path = 'calc.py'): Hypothesis => ({
+  name,
+  edits: [{ path, content: `# ${name}\n` }],
+  delete: [],
+});
+
+export const candidate = (name: string, submittedAt = new Date(0)): CandidateHypothesis => ({
+  hypothesis: hypothesis(name),
+  origin: 'external',
+  author: 'token:t',
+  submittedAt,
+});
+
+export function fixedClock(now: Date) {
+  return { now: () => now, monotonicMs: () => now.getTime() };
+}
+
+export function loopDeps(
+  overrides: Partial<LoopDeps> & Pick<LoopDeps, 'store' | 'fixer'>,
+): LoopDeps {
+  const workspace = new FakeWorkspace();
+  return {
+    workspaces: fakeWorkspaces(workspace),
+    shadows: new FakeShadows(),
+    clock: fixedClock(new Date(1000)),
+    buildReview: ({ diff }) => ({
+      bytes: diff,
+      sha256: 'f'.repeat(64),
+      flags: {} as ReviewArtifact['flags'],
+    }),
+    outputFlushMs: 1,
+    ...overrides,
+  };
+}
