@@ -66,8 +66,13 @@ export const appErrorCodes = {
 
 export type AppErrorCode = keyof typeof appErrorCodes;
 
+// A registry symbol, not `instanceof`: Next.js may bundle this module more than once in one
+// process (instrumentation and each route), and an error thrown by one copy must still be known.
+const appErrorBrand = Symbol.for('shadowbox.AppError');
+
 export class AppError extends Error {
   override readonly name = 'AppError';
+  readonly [appErrorBrand] = true;
 
   constructor(
     readonly code: AppErrorCode,
@@ -88,7 +93,7 @@ export class AppError extends Error {
 }
 
 export function isAppError(value: unknown): value is AppError {
-  return value instanceof AppError;
+  return typeof value === 'object' && value !== null && appErrorBrand in value;
 }
 
 export function httpStatusOf(code: AppErrorCode): number {
