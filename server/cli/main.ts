@@ -16,6 +16,10 @@ const commands: Record<string, { summary: string; load: () => Promise<CliCommand
       'check an archive or Git URL against the intake policy and extract it into a directory',
     load: async () => (await import('./commands/ingest')).ingestCommand,
   },
+  serve: {
+    summary: 'start the web app and the task runner (needs `npm run build` first)',
+    load: async () => (await import('./commands/serve')).serveCommand,
+  },
   token: {
     summary: 'create, list or revoke the API tokens agents and reviewers authenticate with',
     load: async () => (await import('./commands/token')).tokenCommand,

@@ -47,7 +47,7 @@ export class PrismaTaskStore implements TaskLoopStore {
         stored.push(await applyEvent(tx, taskId, event, changes));
       });
     });
-    for (const event of stored) this.bus.publish(taskId, event.seq);
+    for (const event of stored) this.bus.publish(taskId, event);
     return result;
   }
 

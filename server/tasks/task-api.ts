@@ -118,6 +118,12 @@ export interface PatchDownload {
   readonly fileName: string;
 }
 
+export interface WorkspaceFile {
+  readonly path: string;
+  readonly size: number;
+  readonly executable: boolean;
+}
+
 export interface ReviewInput {
   readonly verdict: 'approve' | 'reject';
   /** The hash of the diff the reviewer saw. */
@@ -141,6 +147,19 @@ export interface TaskServiceApi {
   /** Compare-and-set on the hash: STALE_DIFF (409) when it is not the current diff's. */
   review(taskId: string, input: ReviewInput, actor: Actor): Promise<TaskView>;
   cancel(taskId: string, actor: Actor): Promise<TaskView>;
+  /**
+   * Gives up on the task's fix: a running task is cancelled; a task under review (or approved)
+   * has its worktree reset to the baseline and ends cancelled.
+   */
+  rollback(taskId: string, actor: Actor): Promise<TaskView>;
+  /** The workspace's regular files at the newest checkpoint (what a hypothesis edits). */
+  listFiles(taskId: string): Promise<readonly WorkspaceFile[]>;
+  /** One file's text at the newest checkpoint; binary and large files are refused. */
+  readFile(taskId: string, path: string): Promise<string>;
+  /** Notifies whenever any task has new events (the task list), until `signal` aborts. */
+  taskChanges(
+    signal: AbortSignal,
+  ): AsyncIterable<{ readonly taskId: string; readonly seq: number }>;
   /**
    * The task's events after `afterSeq`, then live ones as they are persisted, until `signal`
    * aborts. Never skips or repeats a sequence number.

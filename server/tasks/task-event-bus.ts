@@ -1,9 +1,10 @@
 import { EventEmitter } from 'node:events';
+import type { StoredEvent } from '../db/event-store';
 
 /**
- * In-process notifications that a task has new persisted events. It carries no event data: a
- * listener reads the database from the last sequence number it saw, so a missed or coalesced
- * notification can delay an event but never lose or reorder one.
+ * In-process delivery of events just committed. Listeners may see them out of order or (another
+ * process's events) not at all: the database stays the source of truth, and a reader that sees a
+ * gap in the sequence numbers reads the missing events from it.
  */
 export class TaskEventBus {
   private readonly emitter = new EventEmitter();
@@ -13,12 +14,12 @@ export class TaskEventBus {
     this.emitter.setMaxListeners(0);
   }
 
-  publish(taskId: string, seq: number): void {
-    this.emitter.emit(`task:${taskId}`, seq);
-    this.emitter.emit('any', taskId, seq);
+  publish(taskId: string, event: StoredEvent): void {
+    this.emitter.emit(`task:${taskId}`, event);
+    this.emitter.emit('any', taskId, event.seq);
   }
 
-  subscribe(taskId: string, listener: (seq: number) => void): () => void {
+  subscribe(taskId: string, listener: (event: StoredEvent) => void): () => void {
     const name = `task:${taskId}`;
     this.emitter.on(name, listener);
     return () => this.emitter.off(name, listener);

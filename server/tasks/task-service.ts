@@ -11,10 +11,11 @@ import { activeStatuses } from '../engine/loop/task-status';
 import { maxIterationsCeiling } from '../engine/loop/task-step';
 import { checkCommand } from '../engine/policy/command-policy';
 import { verifySha256 } from '../engine/review/review-artifact';
-import { checkHypothesisPaths } from '../engine/shadow/hypothesis-paths';
+import { checkHypothesisPaths, pathProblem } from '../engine/shadow/hypothesis-paths';
+import { listTreeFiles, readTreeFile } from '../engine/workspace/tree-files';
 import type { Hypothesis } from '../engine/shadow/hypothesis';
 import { createSourceFromArchive } from '../engine/workspace/create-source';
-import type { WorkspaceLayout } from '../engine/workspace/workspace-layout';
+import { sourceGitDir, type WorkspaceLayout } from '../engine/workspace/workspace-layout';
 import type { Clock } from '../engine/ports';
 import { insertHypothesis } from './hypothesis-rows';
 import { statusOf, type PrismaTaskStore } from './prisma-task-store';
@@ -27,6 +28,7 @@ import type {
   TaskServiceApi,
   TaskSummary,
   TaskView,
+  WorkspaceFile,
 } from './task-api';
 import type { TaskEventBus } from './task-event-bus';
 import { flagsOf, listTaskSummaries, loadTaskView } from './task-views';
@@ -373,36 +375,136 @@ export class TaskService implements TaskServiceApi {
     return this.getTask(taskId);
   }
 
-  async *events(taskId: string, afterSeq: number, signal: AbortSignal): AsyncIterable<StoredEvent> {
-    const exists = await this.deps.db.task.findUnique({
+  async rollback(taskId: string, actor: Actor): Promise<TaskView> {
+    const task = await this.deps.store.load(taskId);
+    if (activeStatuses.has(task.status)) return this.cancel(taskId, actor);
+    if (task.status !== 'awaiting_review' && task.status !== 'approved') {
+      throw new AppError(
+        'INVALID_STATE',
+        `task ${taskId} is ${task.status}: there is nothing to roll back`,
+      );
+    }
+    const baseline = task.baselineCommit;
+    if (baseline === null) throw new AppError('INTERNAL', `task ${taskId} has no baseline commit`);
+    const by = actorLabel(actor);
+    // The status changes first (a compare-and-set through the reducer), so a concurrent step
+    // that reopened the task makes this refuse instead of resetting a worktree in use.
+    await this.deps.store.transact(taskId, async (tx, emit) => {
+      await recordAudit(tx, { actor: by, action: 'task.rollback', target: taskId });
+      await emit(
+        { type: 'task.abandoned', by },
+        { finishedAt: this.deps.clock.now(), error: `rolled back by ${by}` },
+      );
+    });
+    await this.cleaner.rollback(task, baseline);
+    await this.deps.store.emit(
+      taskId,
+      { type: 'task.rolled_back', to: baseline },
+      { checkpointSha: baseline },
+    );
+    return this.getTask(taskId);
+  }
+
+  private async checkpointOf(taskId: string): Promise<{ gitDir: string; commit: string }> {
+    const task = await this.deps.db.task.findUnique({
       where: { id: taskId },
-      select: { id: true },
+      select: { sourceId: true, checkpointSha: true, status: true },
     });
-    if (exists === null) throw new AppError('NOT_FOUND', `no task ${taskId}`);
-    let seen = afterSeq;
-    // Subscribed before the first read, so a notification between a read and the wait is kept.
-    const pending = { notified: false, wake: null as (() => void) | null };
-    const unsubscribe = this.deps.bus.subscribe(taskId, () => {
-      pending.notified = true;
-      pending.wake?.();
+    if (task === null) throw new AppError('NOT_FOUND', `no task ${taskId}`);
+    if (task.sourceId === null || task.checkpointSha === null) {
+      throw new AppError(
+        'INVALID_STATE',
+        `task ${taskId} has no workspace yet (it is ${task.status})`,
+      );
+    }
+    return { gitDir: sourceGitDir(this.deps.layout, task.sourceId), commit: task.checkpointSha };
+  }
+
+  async listFiles(taskId: string): Promise<readonly WorkspaceFile[]> {
+    const { gitDir, commit } = await this.checkpointOf(taskId);
+    return listTreeFiles(gitDir, commit);
+  }
+
+  async readFile(taskId: string, path: string): Promise<string> {
+    const problem = pathProblem(path);
+    if (problem !== null) throw new AppError('INVALID_ARGUMENT', `path '${path}' ${problem}`);
+    const { gitDir, commit } = await this.checkpointOf(taskId);
+    return readTreeFile(gitDir, commit, path);
+  }
+
+  async *taskChanges(
+    signal: AbortSignal,
+  ): AsyncIterable<{ readonly taskId: string; readonly seq: number }> {
+    const queue: { taskId: string; seq: number }[] = [];
+    let wake: (() => void) | null = null;
+    const unsubscribe = this.deps.bus.subscribeAll((taskId, seq) => {
+      queue.push({ taskId, seq });
+      wake?.();
     });
-    const onAbort = () => pending.wake?.();
+    const onAbort = () => wake?.();
     signal.addEventListener('abort', onAbort);
     try {
-      while (!signal.aborted) {
-        pending.notified = false;
-        const batch = await eventsSince(this.deps.db, taskId, seen, 500);
-        for (const event of batch) {
-          if (isAborted(signal)) return;
-          seen = event.seq;
-          yield event;
+      while (!isAborted(signal)) {
+        const next = queue.shift();
+        if (next !== undefined) {
+          yield next;
+          continue;
         }
-        if (batch.length === 500 || wasNotified(pending)) continue;
-        await Promise.race([
-          new Promise<void>((resolve) => (pending.wake = resolve)),
-          sleep(this.deps.eventPollMs ?? 2000, undefined, { ref: false }),
-        ]);
-        pending.wake = null;
+        await new Promise<void>((resolve) => (wake = resolve));
+        wake = null;
+      }
+    } finally {
+      unsubscribe();
+      signal.removeEventListener('abort', onAbort);
+    }
+  }
+
+  /**
+   * Backlog from the database, then live events as this process commits them. The sequence
+   * numbers decide: a repeat is dropped, a gap (an event committed by another process, or
+   * delivered out of order) is filled from the database, which is also re-read every few seconds.
+   */
+  async *events(taskId: string, afterSeq: number, signal: AbortSignal): AsyncIterable<StoredEvent> {
+    const { db, bus } = this.deps;
+    const exists = await db.task.findUnique({ where: { id: taskId }, select: { id: true } });
+    if (exists === null) throw new AppError('NOT_FOUND', `no task ${taskId}`);
+    const live: StoredEvent[] = [];
+    const waiting = { wake: null as (() => void) | null };
+    // Subscribed before the backlog is read, so nothing committed in between is missed.
+    const unsubscribe = bus.subscribe(taskId, (event) => {
+      live.push(event);
+      waiting.wake?.();
+    });
+    const onAbort = () => waiting.wake?.();
+    signal.addEventListener('abort', onAbort);
+    let seen = afterSeq;
+    try {
+      let catchUp = true;
+      while (!isAborted(signal)) {
+        if (catchUp) {
+          const batch = await eventsSince(db, taskId, seen, 500);
+          for (const event of batch) {
+            if (isAborted(signal)) return;
+            seen = event.seq;
+            yield event;
+          }
+          catchUp = batch.length === 500;
+          continue;
+        }
+        const next = live.shift();
+        if (next === undefined) {
+          const woken = await Promise.race([
+            new Promise<boolean>((resolve) => (waiting.wake = () => resolve(true))),
+            sleep(this.deps.eventPollMs ?? 2000, false, { ref: false }),
+          ]);
+          waiting.wake = null;
+          catchUp = !woken;
+        } else if (next.seq === seen + 1) {
+          seen = next.seq;
+          yield next;
+        } else if (next.seq > seen + 1) {
+          catchUp = true;
+        }
       }
     } finally {
       unsubscribe();
@@ -413,4 +515,3 @@ export class TaskService implements TaskServiceApi {
 
 // Read through functions: the stream's awaits change these behind the type checker's back.
 const isAborted = (signal: AbortSignal): boolean => signal.aborted;
-const wasNotified = (pending: { notified: boolean }): boolean => pending.notified;

@@ -100,6 +100,8 @@ export type TaskEvent =
   | { readonly type: 'task.rolled_back'; readonly to: string }
   | { readonly type: 'task.failed'; readonly reason: string }
   | { readonly type: 'task.cancelled'; readonly by: string }
+  /** A fix under review was rolled back to the baseline by hand. */
+  | { readonly type: 'task.abandoned'; readonly by: string }
   | { readonly type: 'task.interrupted'; readonly reason: string }
   | {
       readonly type: 'task.resumed';

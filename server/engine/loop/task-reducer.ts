@@ -38,6 +38,8 @@ const transitions: Partial<Record<TaskEvent['type'], { from: From; to: TaskStatu
   'task.rejected': { from: ['awaiting_review', 'approved'], to: 'rejected' },
   'task.failed': { from: 'active', to: 'failed' },
   'task.cancelled': { from: 'active', to: 'cancelled' },
+  // Rolling back a fix under review (or approved) gives it up.
+  'task.abandoned': { from: ['awaiting_review', 'approved'], to: 'cancelled' },
   'task.interrupted': { from: 'active', to: 'interrupted' },
   // Resuming after a restart keeps the status; it only has to be one that was running.
   'task.resumed': { from: 'active', to: null },
@@ -80,6 +82,7 @@ export function reduceTask(state: TaskState, event: TaskEvent): TaskState {
     case 'task.approved':
       return { ...state, status, approvedDiffSha256: event.sha256 };
     case 'task.rejected':
+    case 'task.abandoned':
     case 'task.rolled_back':
       return { ...state, status, approvedDiffSha256: null };
     default:

@@ -1,0 +1,11 @@
+import { authenticate } from './auth';
+import { restHandler, type TaskParams } from './handler';
+import { jsonResponse } from './http';
+import { parseTaskId } from './schemas';
+
+/** `POST /api/v1/tasks/{id}/cancel` → the TaskView (no body needed). */
+export const handleCancelTask = restHandler<TaskParams>(async (request, { runtime }, params) => {
+  const actor = await authenticate(request, runtime);
+  const task = await runtime.tasks.cancel(parseTaskId(params.id), actor);
+  return jsonResponse(task);
+});

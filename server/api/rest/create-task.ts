@@ -1,0 +1,147 @@
+import { rm } from 'node:fs/promises';
+import { AppError } from '../../errors/app-error';
+import type { Actor, CreateTaskInput, TaskSourceInput } from '../../tasks/task-api';
+import { authenticate } from './auth';
+import { restHandler, type RestRuntime } from './handler';
+import { isJsonMediaType, jsonResponse, mediaTypeOf } from './http';
+import { readJsonBody } from './json-body';
+import { receiveMultipartUpload, type UploadedFile } from './multipart-upload';
+import { bodyLimits, createTaskFieldsSchema, type CreateTaskFields } from './schemas';
+import { parseWith } from './validation';
+
+const archiveField = 'archive';
+
+/**
+ * `POST /api/v1/tasks`: JSON with a `gitUrl`, or multipart/form-data with the archive in the
+ * `archive` file field and the other fields as form fields → `201 {"id"}`.
+ */
+export const handleCreateTask = restHandler<undefined>(async (request, { runtime }) => {
+  const actor = await authenticate(request, runtime);
+  const mediaType = mediaTypeOf(request);
+  if (mediaType === 'multipart/form-data') return createFromMultipart(request, runtime, actor);
+  if (isJsonMediaType(mediaType)) return createFromJson(request, runtime, actor);
+  throw new AppError(
+    'UNSUPPORTED_MEDIA_TYPE',
+    `send application/json (with a gitUrl) or multipart/form-data (with an archive file), got ${mediaType === '' ? 'no Content-Type' : mediaType}`,
+  );
+});
+
+async function createFromJson(
+  request: Request,
+  runtime: RestRuntime,
+  actor: Actor,
+): Promise<Response> {
+  const body = await readJsonBody(request, bodyLimits.small);
+  if (typeof body === 'object' && body !== null && Object.hasOwn(body, archiveField)) {
+    throw new AppError(
+      'INVALID_ARGUMENT',
+      'an archive must be uploaded as multipart/form-data (the file in the field "archive")',
+    );
+  }
+  const fields = parseWith(createTaskFieldsSchema, body, 'request body');
+  if (fields.gitUrl === undefined) {
+    throw new AppError(
+      'INVALID_ARGUMENT',
+      'gitUrl is required; to upload an archive instead, send multipart/form-data with the file in the field "archive"',
+    );
+  }
+  return create(runtime, actor, fields, { kind: 'git', url: fields.gitUrl, ref: fields.ref });
+}
+
+async function createFromMultipart(
+  request: Request,
+  runtime: RestRuntime,
+  actor: Actor,
+): Promise<Response> {
+  const upload = await receiveMultipartUpload(request, {
+    uploadDir: runtime.uploadDir,
+    fileField: archiveField,
+    maxFileBytes: runtime.maxUploadBytes,
+  });
+  try {
+    const fields = parseWith(createTaskFieldsSchema, formToInput(upload.fields), 'form');
+    return await create(runtime, actor, fields, sourceOf(fields, upload.file));
+  } catch (error) {
+    // Refused before the task service took the file: it must not stay behind.
+    if (upload.file !== null) await rm(upload.file.path, { force: true });
+    throw error;
+  }
+}
+
+function sourceOf(fields: CreateTaskFields, file: UploadedFile | null): TaskSourceInput {
+  if (file !== null && fields.gitUrl !== undefined) {
+    throw new AppError('INVALID_ARGUMENT', 'give either gitUrl or an archive file, not both');
+  }
+  if (file === null) {
+    if (fields.gitUrl === undefined) {
+      throw new AppError(
+        'INVALID_ARGUMENT',
+        'give either gitUrl or an archive file (in the field "archive"); the form has neither',
+      );
+    }
+    return { kind: 'git', url: fields.gitUrl, ref: fields.ref };
+  }
+  if (fields.ref !== undefined) {
+    throw new AppError('INVALID_ARGUMENT', 'ref applies to gitUrl only, not to an archive');
+  }
+  if (file.bytes === 0) throw new AppError('INVALID_ARGUMENT', 'the uploaded archive is empty');
+  return { kind: 'archive', file: file.path, name: file.fileName };
+}
+
+async function create(
+  runtime: RestRuntime,
+  actor: Actor,
+  fields: CreateTaskFields,
+  source: TaskSourceInput,
+): Promise<Response> {
+  const input: CreateTaskInput = {
+    source,
+    testCommand: fields.testCommand,
+    maxIterations: fields.maxIterations,
+    hypothesesPerIteration: fields.hypothesesPerIteration,
+  };
+  const { id } = await runtime.tasks.createTask(input, actor);
+  return jsonResponse({ id }, 201, { Location: `/api/v1/tasks/${encodeURIComponent(id)}` });
+}
+
+const integerFields = new Set(['maxIterations', 'hypothesesPerIteration']);
+
+/**
+ * Form fields are strings: `testCommand` is a JSON array, the counts are decimal numbers, and an
+ * empty field counts as absent (what an HTML form sends for an unused input).
+ */
+function formToInput(fields: ReadonlyMap<string, string>): Record<string, unknown> {
+  const entries: [string, unknown][] = [];
+  for (const [name, value] of fields) {
+    if (name === archiveField) {
+      throw new AppError(
+        'INVALID_ARGUMENT',
+        'the field "archive" must be a file part (with a filename), not a text field',
+      );
+    }
+    if (value === '') continue;
+    if (name === 'testCommand') entries.push([name, parseTestCommand(value)]);
+    else if (integerFields.has(name)) entries.push([name, parseInteger(name, value)]);
+    else entries.push([name, value]);
+  }
+  // fromEntries defines own properties, so a field named "__proto__" is just an unknown field.
+  return Object.fromEntries(entries);
+}
+
+function parseTestCommand(value: string): unknown {
+  try {
+    return JSON.parse(value) as unknown;
+  } catch {
+    throw new AppError(
+      'INVALID_ARGUMENT',
+      'testCommand must be a JSON array of strings, e.g. ["pytest","-q"]',
+    );
+  }
+}
+
+function parseInteger(name: string, value: string): number {
+  if (!/^\s*\d{1,6}\s*$/.test(value)) {
+    throw new AppError('INVALID_ARGUMENT', `${name} must be a whole number`);
+  }
+  return Number(value);
+}

@@ -1,0 +1,99 @@
+import { createHash } from 'node:crypto';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { TaskView } from '../../tasks/task-api';
+import { handleGetDiff, handleGetPatch } from './diff';
+import { expectError, readJson } from './test-support/assertions';
+import { createFakeRuntime, type FakeRuntime } from './test-support/fake-runtime';
+import { getRequest } from './test-support/requests';
+
+let fake: FakeRuntime;
+let task: TaskView;
+
+// Non-ASCII on purpose: the byte count and the hash are of the UTF-8 bytes.
+const patch = [
+  'From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001',
+  'Subject: [PATCH] shadowbox: fix add — ünïcode',
+  '',
+  'diff --git a/src/lib.rs b/src/lib.rs',
+  '--- a/src/lib.rs',
+  '+++ b/src/lib.rs',
+  '@@ -1 +1 @@',
+  '-pub fn add(a: i32, b: i32) -> i32 { a - b }',
+  '+pub fn add(a: i32, b: i32) -> i32 { a + b }',
+  '',
+].join('\n');
+
+beforeEach(async () => {
+  fake = await createFakeRuntime();
+  task = fake.tasks.addTask();
+});
+afterEach(async () => {
+  await fake.dispose();
+});
+
+describe('GET /api/v1/tasks/{id}/diff', () => {
+  it('returns {"diff","sha256","flags"}', async () => {
+    const sha256 = fake.tasks.setDiff(task.id, patch);
+    const response = await handleGetDiff(getRequest(`/tasks/${task.id}/diff`), fake.deps, {
+      id: task.id,
+    });
+    const body = await readJson<Record<string, unknown>>(response, 200);
+    expect(Object.keys(body).sort()).toEqual(['diff', 'flags', 'sha256']);
+    expect(body.diff).toBe(patch);
+    expect(body.sha256).toBe(sha256);
+    expect(body.flags).toMatchObject({ files: 1, bytes: Buffer.byteLength(patch) });
+  });
+
+  it('is 409 INVALID_STATE while there is no diff', async () => {
+    const response = await handleGetDiff(getRequest(`/tasks/${task.id}/diff`), fake.deps, {
+      id: task.id,
+    });
+    await expectError(response, 409, 'INVALID_STATE');
+  });
+
+  it('needs a token', async () => {
+    const response = await handleGetDiff(getRequest(`/tasks/${task.id}/diff`, {}), fake.deps, {
+      id: task.id,
+    });
+    await expectError(response, 401, 'UNAUTHENTICATED');
+  });
+});
+
+describe('GET /api/v1/tasks/{id}/patch', () => {
+  it('serves the stored bytes with their hash and an attachment file name', async () => {
+    const sha256 = fake.tasks.setDiff(task.id, patch);
+    const response = await handleGetPatch(getRequest(`/tasks/${task.id}/patch`), fake.deps, {
+      id: task.id,
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/x-patch; charset=utf-8');
+    expect(response.headers.get('content-disposition')).toBe(
+      `attachment; filename="shadowbox-${task.id}-${sha256.slice(0, 12)}.patch"`,
+    );
+    expect(response.headers.get('x-content-sha256')).toBe(sha256);
+    const bytes = Buffer.from(await response.arrayBuffer());
+    expect(bytes.equals(Buffer.from(patch, 'utf8'))).toBe(true);
+    expect(response.headers.get('content-length')).toBe(String(bytes.length));
+    expect(createHash('sha256').update(bytes).digest('hex')).toBe(sha256);
+  });
+
+  it('keeps quotes and line breaks of a file name out of the header', async () => {
+    fake.tasks.setDiff(task.id, patch);
+    const original = fake.tasks.getPatch.bind(fake.tasks);
+    fake.tasks.getPatch = async (id) => ({ ...(await original(id)), fileName: 'a"b\r\nc.patch' });
+    const response = await handleGetPatch(getRequest(`/tasks/${task.id}/patch`), fake.deps, {
+      id: task.id,
+    });
+    expect(response.headers.get('content-disposition')).toBe('attachment; filename="a_b__c.patch"');
+  });
+
+  it('is 409 while there is no diff, and 404 for an unknown task', async () => {
+    const response = await handleGetPatch(getRequest(`/tasks/${task.id}/patch`), fake.deps, {
+      id: task.id,
+    });
+    await expectError(response, 409, 'INVALID_STATE');
+    const id = 'c111111111111111111111111';
+    const missing = await handleGetPatch(getRequest(`/tasks/${id}/patch`), fake.deps, { id });
+    await expectError(missing, 404, 'NOT_FOUND');
+  });
+});

@@ -1,0 +1,37 @@
+import { errorResponse } from './errors';
+import type { RestHandler, RestRuntime, TaskParams } from './handler';
+
+/** The second argument Next 16 passes to a route handler under `app/api/v1/tasks/[id]/…`. */
+export interface TaskRouteContext {
+  readonly params: Promise<{ id: string }>;
+}
+
+/**
+ * Glue for the route files: load the runtime, then run the handler. A runtime that fails to start
+ * is answered like any other error (JSON, mapped status), not with Next's HTML error page.
+ */
+export async function serveRoute(
+  request: Request,
+  loadRuntime: () => Promise<RestRuntime>,
+  handler: RestHandler<undefined>,
+): Promise<Response> {
+  try {
+    return await handler(request, { runtime: await loadRuntime() }, undefined);
+  } catch (error) {
+    return errorResponse(error);
+  }
+}
+
+export async function serveTaskRoute(
+  request: Request,
+  context: TaskRouteContext,
+  loadRuntime: () => Promise<RestRuntime>,
+  handler: RestHandler<TaskParams>,
+): Promise<Response> {
+  try {
+    const [runtime, params] = await Promise.all([loadRuntime(), context.params]);
+    return await handler(request, { runtime }, params);
+  } catch (error) {
+    return errorResponse(error);
+  }
+}

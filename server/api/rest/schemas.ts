@@ -1,0 +1,90 @@
+import { z } from 'zod';
+import { AppError } from '../../errors/app-error';
+import { hypothesisSchema } from '../../engine/shadow/hypothesis';
+
+/** Body size caps of the JSON endpoints. */
+export const bodyLimits = {
+  /** Hypotheses carry whole files. */
+  hypotheses: 16 * 1024 * 1024,
+  /** Everything else is a handful of small fields. */
+  small: 1024 * 1024,
+} as const;
+
+export const testCommandSchema = z
+  .array(
+    z
+      .string()
+      .min(1, 'an argument may not be empty')
+      .max(4096, 'an argument may hold at most 4096 characters'),
+    'testCommand must be an array of strings (argv), e.g. ["pytest","-q"]',
+  )
+  .min(1, 'testCommand needs at least the program to run')
+  .max(64, 'testCommand may hold at most 64 arguments');
+
+/** The fields shared by the JSON and the multipart forms of `POST /api/v1/tasks`. */
+export const createTaskFieldsSchema = z.strictObject({
+  gitUrl: z.string().min(1, 'gitUrl may not be empty').max(2048).optional(),
+  ref: z.string().min(1, 'ref may not be empty').max(255).optional(),
+  testCommand: testCommandSchema,
+  maxIterations: z.int().min(1).max(10).default(3),
+  hypothesesPerIteration: z.int().min(1).max(16).default(3),
+});
+
+export type CreateTaskFields = z.output<typeof createTaskFieldsSchema>;
+
+export const submitHypothesesBodySchema = z.strictObject({
+  hypotheses: z
+    .array(hypothesisSchema)
+    .min(1, 'send at least one hypothesis')
+    .max(16, 'send at most 16 hypotheses at once'),
+});
+
+export const reviewBodySchema = z.strictObject({
+  verdict: z.enum(['approve', 'reject']),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/, 'sha256 must be 64 lowercase hexadecimal characters'),
+  comment: z.string().max(10_000).optional(),
+});
+
+const taskIdPattern = /^[a-z0-9]{20,40}$/;
+
+/** Task ids are cuids; anything else cannot name a task. */
+export function parseTaskId(id: string): string {
+  if (!taskIdPattern.test(id)) {
+    throw new AppError('NOT_FOUND', `no task ${JSON.stringify(id.slice(0, 64))}`);
+  }
+  return id;
+}
+
+/** A whole number ≥ 0 written in decimal (an SSE id, a `?after=` or a `?limit=`). */
+export function parseCount(value: string, what: string): number {
+  const number = /^\d{1,15}$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(number)) {
+    throw new AppError(
+      'INVALID_ARGUMENT',
+      `${what} must be a whole number ≥ 0, got ${JSON.stringify(value.slice(0, 64))}`,
+    );
+  }
+  return number;
+}
+
+/** Where an event stream resumes: `Last-Event-ID` (what EventSource sends), else `?after=`. */
+export function parseAfterSeq(request: Request): number {
+  const lastEventId = request.headers.get('last-event-id');
+  if (lastEventId !== null) return parseCount(lastEventId.trim(), 'Last-Event-ID');
+  const after = new URL(request.url).searchParams.get('after');
+  if (after !== null) return parseCount(after, 'after');
+  return 0;
+}
+
+export const maxListLimit = 500;
+
+/** `GET /api/v1/tasks?limit=N` (1..500); undefined leaves the service's default. */
+export function parseListLimit(request: Request): number | undefined {
+  const limit = new URL(request.url).searchParams.get('limit');
+  if (limit === null) return undefined;
+  const value = parseCount(limit, 'limit');
+  if (value < 1 || value > maxListLimit) {
+    throw new AppError('INVALID_ARGUMENT', `limit must be between 1 and ${maxListLimit}`);
+  }
+  return value;
+}

@@ -1,0 +1,19 @@
+import { authenticate } from './auth';
+import { restHandler, type TaskParams } from './handler';
+import { jsonResponse } from './http';
+import { parseListLimit, parseTaskId } from './schemas';
+
+/** `GET /api/v1/tasks[?limit=N]` → `{"tasks":[TaskSummary…]}`. */
+export const handleListTasks = restHandler<undefined>(async (request, { runtime }) => {
+  await authenticate(request, runtime);
+  const limit = parseListLimit(request);
+  const tasks = await runtime.tasks.listTasks(limit === undefined ? undefined : { limit });
+  return jsonResponse({ tasks });
+});
+
+/** `GET /api/v1/tasks/{id}` → the TaskView. */
+export const handleGetTask = restHandler<TaskParams>(async (request, { runtime }, params) => {
+  await authenticate(request, runtime);
+  const task = await runtime.tasks.getTask(parseTaskId(params.id));
+  return jsonResponse(task);
+});

@@ -1,0 +1,312 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { readFile, rm } from 'node:fs/promises';
+import type { StoredEvent } from '../../../db/event-store';
+import { AppError } from '../../../errors/app-error';
+import type { DiffFlags } from '../../../engine/review/diff-flags';
+import type { Hypothesis } from '../../../engine/shadow/hypothesis';
+import type {
+  Actor,
+  CreateTaskInput,
+  DiffView,
+  PatchDownload,
+  ReviewInput,
+  TaskServiceApi,
+  TaskSummary,
+  TaskView,
+  WorkspaceFile,
+} from '../../../tasks/task-api';
+
+/** What `createTask` received; for an archive, also the bytes the file held when it arrived. */
+export interface CreatedTaskRecord {
+  readonly id: string;
+  readonly input: CreateTaskInput;
+  readonly actor: Actor;
+  readonly archiveBytes: Buffer | null;
+}
+
+export const emptyDiffFlags: DiffFlags = {
+  files: 0,
+  additions: 0,
+  deletions: 0,
+  bytes: 0,
+  testFiles: [],
+  deletedTests: [],
+  modeChanges: [],
+  binaryFiles: [],
+  symlinks: [],
+  hiddenCharacters: [],
+  large: false,
+};
+
+interface FakeTask {
+  view: TaskView;
+  diff: string | null;
+  readonly events: StoredEvent[];
+}
+
+/**
+ * An in-memory TaskServiceApi with the contract's refusals (NOT_FOUND, INVALID_HYPOTHESIS,
+ * STALE_DIFF, INVALID_STATE) and a live event feed, recording what the transport handed it.
+ */
+export class FakeTaskService implements TaskServiceApi {
+  readonly created: CreatedTaskRecord[] = [];
+  readonly submitted: { taskId: string; hypotheses: readonly Hypothesis[]; actor: Actor }[] = [];
+  readonly reviews: { taskId: string; input: ReviewInput; actor: Actor }[] = [];
+  readonly cancelled: { taskId: string; actor: Actor }[] = [];
+  readonly rolledBack: { taskId: string; actor: Actor }[] = [];
+  /** What `listFiles`/`readFile` answer, per task. */
+  readonly files = new Map<string, Map<string, string>>();
+  readonly listCalls: ({ readonly limit?: number } | undefined)[] = [];
+  /** How many `events` iterators are still open (a stream must close its source). */
+  openEventStreams = 0;
+
+  private readonly tasks = new Map<string, FakeTask>();
+  private readonly listeners = new Set<() => void>();
+  private clock = Date.parse('2026-11-02T10:00:00.000Z');
+
+  /** A task as the service would hold it after `createTask`; `overrides` adjust the view. */
+  addTask(overrides: Partial<TaskView> = {}): TaskView {
+    const id = overrides.id ?? newId();
+    const now = this.now();
+    const view: TaskView = {
+      id,
+      status: 'queued',
+      source: { kind: 'git', url: 'https://example.com/repo.git', ref: null },
+      testCommand: ['pytest', '-q'],
+      maxIterations: 3,
+      hypothesesPerIteration: 3,
+      baseline: null,
+      iterations: [],
+      pendingHypotheses: [],
+      diffSha256: null,
+      approvedDiffSha256: null,
+      error: null,
+      lastEventId: 0,
+      createdAt: now,
+      updatedAt: now,
+      ...overrides,
+    };
+    this.tasks.set(id, { view, diff: null, events: [] });
+    return view;
+  }
+
+  /** Stores a diff for review; returns its SHA-256. */
+  setDiff(taskId: string, diff: string): string {
+    const task = this.require(taskId);
+    const sha256 = createHash('sha256').update(diff).digest('hex');
+    task.diff = diff;
+    task.view = { ...task.view, status: 'awaiting_review', diffSha256: sha256 };
+    return sha256;
+  }
+
+  /** Persists and publishes an event with the next seq. */
+  emit(taskId: string, type: string, payload: StoredEvent['payload'] = {}): StoredEvent {
+    const task = this.require(taskId);
+    const event: StoredEvent = {
+      seq: task.events.length + 1,
+      type,
+      payload,
+      createdAt: new Date(this.now()),
+    };
+    task.events.push(event);
+    task.view = { ...task.view, lastEventId: event.seq };
+    for (const listener of [...this.listeners]) listener();
+    return event;
+  }
+
+  async createTask(input: CreateTaskInput, actor: Actor): Promise<{ readonly id: string }> {
+    let archiveBytes: Buffer | null = null;
+    if (input.source.kind === 'archive') {
+      // The service owns the upload: read it, then delete it as the real one does.
+      archiveBytes = await readFile(input.source.file);
+      await rm(input.source.file);
+    }
+    const source =
+      input.source.kind === 'git'
+        ? { kind: 'git' as const, url: input.source.url, ref: input.source.ref ?? null }
+        : { kind: 'archive' as const, name: input.source.name };
+    const view = this.addTask({
+      source,
+      testCommand: input.testCommand,
+      maxIterations: input.maxIterations ?? 3,
+      hypothesesPerIteration: input.hypothesesPerIteration ?? 3,
+    });
+    this.created.push({ id: view.id, input, actor, archiveBytes });
+    return { id: view.id };
+  }
+
+  submitHypotheses(
+    taskId: string,
+    hypotheses: readonly Hypothesis[],
+    actor: Actor,
+  ): Promise<{ readonly accepted: readonly string[] }> {
+    const task = this.require(taskId);
+    const names = hypotheses.map((hypothesis) => hypothesis.name);
+    const taken = new Set(task.view.pendingHypotheses);
+    for (const name of names) {
+      if (taken.has(name)) {
+        return Promise.reject(
+          new AppError('INVALID_HYPOTHESIS', `a hypothesis named "${name}" is already queued`),
+        );
+      }
+      taken.add(name);
+    }
+    task.view = { ...task.view, pendingHypotheses: [...taken] };
+    this.submitted.push({ taskId, hypotheses, actor });
+    return Promise.resolve({ accepted: names });
+  }
+
+  getTask(taskId: string): Promise<TaskView> {
+    return Promise.resolve(this.require(taskId).view);
+  }
+
+  listTasks(options?: { readonly limit?: number }): Promise<readonly TaskSummary[]> {
+    this.listCalls.push(options);
+    const summaries = [...this.tasks.values()].map(({ view }) => ({
+      id: view.id,
+      status: view.status,
+      source: view.source,
+      createdAt: view.createdAt,
+      updatedAt: view.updatedAt,
+      lastEventId: view.lastEventId,
+    }));
+    return Promise.resolve(summaries.slice(0, options?.limit ?? 50));
+  }
+
+  getDiff(taskId: string): Promise<DiffView> {
+    const task = this.require(taskId);
+    if (task.diff === null || task.view.diffSha256 === null) {
+      return Promise.reject(new AppError('INVALID_STATE', `task ${taskId} has no diff yet`));
+    }
+    return Promise.resolve({
+      diff: task.diff,
+      sha256: task.view.diffSha256,
+      flags: { ...emptyDiffFlags, files: 1, bytes: Buffer.byteLength(task.diff) },
+    });
+  }
+
+  async getPatch(taskId: string): Promise<PatchDownload> {
+    const { diff, sha256 } = await this.getDiff(taskId);
+    return {
+      bytes: Buffer.from(diff, 'utf8'),
+      sha256,
+      fileName: `shadowbox-${taskId}-${sha256.slice(0, 12)}.patch`,
+    };
+  }
+
+  review(taskId: string, input: ReviewInput, actor: Actor): Promise<TaskView> {
+    const task = this.require(taskId);
+    if (task.view.diffSha256 === null) {
+      return Promise.reject(new AppError('INVALID_STATE', `task ${taskId} has no diff to review`));
+    }
+    if (input.sha256 !== task.view.diffSha256) {
+      return Promise.reject(
+        new AppError('STALE_DIFF', 'the diff changed since it was shown; review the current one', {
+          details: { current: task.view.diffSha256 },
+        }),
+      );
+    }
+    this.reviews.push({ taskId, input, actor });
+    task.view =
+      input.verdict === 'approve'
+        ? { ...task.view, status: 'approved', approvedDiffSha256: input.sha256 }
+        : { ...task.view, status: 'rejected' };
+    return Promise.resolve(task.view);
+  }
+
+  cancel(taskId: string, actor: Actor): Promise<TaskView> {
+    const task = this.require(taskId);
+    this.cancelled.push({ taskId, actor });
+    task.view = { ...task.view, status: 'cancelled' };
+    return Promise.resolve(task.view);
+  }
+
+  rollback(taskId: string, actor: Actor): Promise<TaskView> {
+    const task = this.require(taskId);
+    this.rolledBack.push({ taskId, actor });
+    task.view = { ...task.view, status: 'cancelled' };
+    return Promise.resolve(task.view);
+  }
+
+  listFiles(taskId: string): Promise<readonly WorkspaceFile[]> {
+    this.require(taskId);
+    const files = [...(this.files.get(taskId) ?? new Map<string, string>())];
+    return Promise.resolve(
+      files.map(([path, content]) => ({
+        path,
+        size: Buffer.byteLength(content),
+        executable: false,
+      })),
+    );
+  }
+
+  readFile(taskId: string, path: string): Promise<string> {
+    this.require(taskId);
+    const content = this.files.get(taskId)?.get(path);
+    if (content === undefined) {
+      return Promise.reject(new AppError('NOT_FOUND', `no file ${path} in task ${taskId}`));
+    }
+    return Promise.resolve(content);
+  }
+
+  async *taskChanges(
+    signal: AbortSignal,
+  ): AsyncIterable<{ readonly taskId: string; readonly seq: number }> {
+    let seen = new Map([...this.tasks].map(([id, task]) => [id, task.events.length]));
+    while (!signal.aborted) {
+      await this.changeOrAbort(signal);
+      const now = new Map([...this.tasks].map(([id, task]) => [id, task.events.length]));
+      for (const [taskId, seq] of now) {
+        if (seq !== (seen.get(taskId) ?? 0)) yield { taskId, seq };
+      }
+      seen = now;
+    }
+  }
+
+  async *events(taskId: string, afterSeq: number, signal: AbortSignal): AsyncIterable<StoredEvent> {
+    const task = this.require(taskId);
+    this.openEventStreams++;
+    try {
+      let cursor = afterSeq;
+      while (!signal.aborted) {
+        const next = task.events.find((event) => event.seq > cursor);
+        if (next !== undefined) {
+          cursor = next.seq;
+          yield next;
+          continue;
+        }
+        await this.changeOrAbort(signal);
+      }
+    } finally {
+      this.openEventStreams--;
+    }
+  }
+
+  private changeOrAbort(signal: AbortSignal): Promise<void> {
+    return new Promise((resolve) => {
+      const done = (): void => {
+        this.listeners.delete(done);
+        signal.removeEventListener('abort', done);
+        resolve();
+      };
+      this.listeners.add(done);
+      signal.addEventListener('abort', done, { once: true });
+    });
+  }
+
+  private require(taskId: string): FakeTask {
+    const task = this.tasks.get(taskId);
+    if (task === undefined) throw new AppError('NOT_FOUND', `no task ${taskId}`);
+    return task;
+  }
+
+  private now(): string {
+    this.clock += 1000;
+    return new Date(this.clock).toISOString();
+  }
+}
+
+/** A cuid-shaped id: 'c' and 24 lowercase hex digits. */
+function newId(): string {
+  return `c${randomBytes(12).toString('hex')}`;
+}

@@ -1,0 +1,83 @@
+import { rm } from 'node:fs/promises';
+import { z } from 'zod';
+import { AppError } from '../../../errors/app-error';
+import type { Runtime } from '../../../runtime';
+import { errorResponse } from '../../rest/errors';
+import { jsonResponse } from '../../rest/http';
+import { receiveMultipartUpload } from '../../rest/multipart-upload';
+import { testCommandSchema } from '../../rest/schemas';
+import { parseWith } from '../../rest/validation';
+import { requestOrigin, requireUi } from '../request-guard';
+
+export type UploadRuntime = Pick<Runtime, 'tasks' | 'uploadDir' | 'maxUploadBytes'>;
+
+export const archiveField = 'archive';
+
+const decimal = z
+  .string()
+  .regex(/^\d{1,6}$/, 'must be a whole number')
+  .transform(Number)
+  .pipe(z.int().min(1));
+
+// Text fields of the form; `testCommand` is the argv as a JSON array (the UI splits the line).
+const uploadFieldsSchema = z.strictObject({
+  testCommand: z
+    .string()
+    .transform((text, context) => {
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        context.addIssue({ code: 'custom', message: 'must be a JSON array of strings' });
+        return z.NEVER;
+      }
+    })
+    .pipe(testCommandSchema),
+  maxIterations: decimal.pipe(z.int().max(10)).optional(),
+  hypothesesPerIteration: decimal.pipe(z.int().max(16)).optional(),
+});
+
+/**
+ * `POST /api/uploads/tasks`: the UI's archive upload (XMLHttpRequest, for its progress events).
+ * The same multipart handling as `POST /api/v1/tasks`, acting as the browser; answers
+ * `201 {"id"}` or `{"error":{"code","message"}}` with the code's status.
+ */
+export async function handleUploadTask(
+  request: Request,
+  loadRuntime: () => Promise<UploadRuntime>,
+): Promise<Response> {
+  try {
+    requireUi(requestOrigin(request.headers));
+    const runtime = await loadRuntime();
+    const upload = await receiveMultipartUpload(request, {
+      uploadDir: runtime.uploadDir,
+      fileField: archiveField,
+      maxFileBytes: runtime.maxUploadBytes,
+    });
+    try {
+      const text = Object.fromEntries([...upload.fields].filter(([, value]) => value !== ''));
+      const fields = parseWith(uploadFieldsSchema, text, 'form');
+      if (upload.file === null) {
+        throw new AppError('INVALID_ARGUMENT', `choose an archive (the field "${archiveField}")`);
+      }
+      if (upload.file.bytes === 0) {
+        throw new AppError('INVALID_ARGUMENT', 'the uploaded archive is empty');
+      }
+      const { id } = await runtime.tasks.createTask(
+        {
+          source: { kind: 'archive', file: upload.file.path, name: upload.file.fileName },
+          testCommand: fields.testCommand,
+          maxIterations: fields.maxIterations,
+          hypothesesPerIteration: fields.hypothesesPerIteration,
+        },
+        { kind: 'browser' },
+      );
+      return jsonResponse({ id }, 201, { Location: `/coding/${encodeURIComponent(id)}` });
+    } catch (error) {
+      // Refused before the task service took the file: it must not stay behind.
+      if (upload.file !== null) await rm(upload.file.path, { force: true });
+      throw error;
+    }
+  } catch (error) {
+    return errorResponse(error);
+  }
+}

@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import { hypothesisSchema } from '../../engine/shadow/hypothesis';
+import { reviewBodySchema, testCommandSchema } from '../rest/schemas';
+
+/** Input schemas of the UI's procedures; the field rules are the REST API's. */
+
+// Task ids are cuids; the REST transport checks the same shape.
+export const taskIdSchema = z.string().regex(/^[a-z0-9]{20,40}$/, 'not a task id');
+
+export const taskInputSchema = z.object({ taskId: taskIdSchema });
+
+export const createTaskInputSchema = z.strictObject({
+  gitUrl: z.string().trim().min(1, 'give a Git URL').max(2048),
+  ref: z.string().trim().min(1).max(255).optional(),
+  testCommand: testCommandSchema,
+  maxIterations: z.int().min(1).max(10).optional(),
+  hypothesesPerIteration: z.int().min(1).max(16).optional(),
+});
+
+export const submitHypothesisInputSchema = z.strictObject({
+  taskId: taskIdSchema,
+  hypothesis: hypothesisSchema,
+});
+
+export const reviewInputSchema = reviewBodySchema.extend({ taskId: taskIdSchema });
+
+export const readFileInputSchema = z.strictObject({
+  taskId: taskIdSchema,
+  path: z.string().min(1).max(4096),
+});
+
+export const eventsInputSchema = z.object({
+  taskId: taskIdSchema,
+  /** Set by the SSE link on a reconnect: the seq of the last event the client has. */
+  lastEventId: z.string().regex(/^\d{1,15}$/).nullish(),
+});

@@ -1,0 +1,19 @@
+import { z } from 'zod';
+import { authedProcedure } from '../../trpc';
+import { createTaskInputSchema } from '../../input-schemas';
+
+/** A task from a Git URL; archives are uploaded through `POST /api/uploads/tasks` (progress). */
+export const createTask = authedProcedure
+  .input(createTaskInputSchema)
+  .output(z.object({ id: z.string() }))
+  .mutation(({ ctx, input }) =>
+    ctx.tasks.createTask(
+      {
+        source: { kind: 'git', url: input.gitUrl, ref: input.ref },
+        testCommand: input.testCommand,
+        maxIterations: input.maxIterations,
+        hypothesesPerIteration: input.hypothesesPerIteration,
+      },
+      ctx.actor,
+    ),
+  );

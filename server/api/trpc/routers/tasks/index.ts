@@ -1,0 +1,28 @@
+import { router } from '../../trpc';
+import { cancelTask } from './cancel-task';
+import { createTask } from './create-task';
+import { getDiff } from './get-diff';
+import { getTask } from './get-task';
+import { listFiles } from './list-files';
+import { listTasks } from './list-tasks';
+import { readFile } from './read-file';
+import { reviewTask } from './review-task';
+import { rollbackTask } from './rollback-task';
+import { submitHypothesis } from './submit-hypothesis';
+import { taskChanges } from './task-changes';
+import { taskEvents } from './task-events';
+
+export const tasksRouter = router({
+  list: listTasks,
+  get: getTask,
+  create: createTask,
+  submitHypothesis,
+  review: reviewTask,
+  cancel: cancelTask,
+  rollback: rollbackTask,
+  diff: getDiff,
+  listFiles,
+  readFile,
+  events: taskEvents,
+  changes: taskChanges,
+});

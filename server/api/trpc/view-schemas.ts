@@ -1,0 +1,130 @@
+import { z } from 'zod';
+import type { TaskEvent } from '../../engine/loop/task-events';
+import { taskStatuses } from '../../engine/loop/task-status';
+
+/** Output schemas: what the UI receives, mirroring the views of server/tasks/task-api.ts. */
+
+/** The views' arrays are readonly; so are these. */
+const list = <T extends z.ZodType>(item: T) => z.array(item).readonly();
+
+export const taskStatusSchema = z.enum(taskStatuses);
+
+const sourceSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('git'), url: z.string(), ref: z.string().nullable() }),
+  z.object({ kind: z.literal('archive'), name: z.string() }),
+]);
+
+const hypothesisViewSchema = z.object({
+  name: z.string(),
+  origin: z.string(),
+  rank: z.number().nullable(),
+  verdict: z.string(),
+  passed: z.number(),
+  failed: z.number(),
+  skipped: z.number(),
+  exitCode: z.number().nullable(),
+  timedOut: z.boolean(),
+  durationMs: z.number().nullable(),
+  changedLines: z.number().nullable(),
+  mode: z.string().nullable(),
+  outputTail: z.string(),
+  error: z.string().nullable(),
+});
+
+const iterationViewSchema = z.object({
+  index: z.number(),
+  status: z.string(),
+  winner: z.string().nullable(),
+  checkpointSha: z.string().nullable(),
+  hypotheses: list(hypothesisViewSchema),
+});
+
+const baselineViewSchema = z.object({
+  passed: z.number(),
+  failed: z.number(),
+  skipped: z.number(),
+  exitCode: z.number().nullable(),
+  durationMs: z.number(),
+  parsed: z.boolean(),
+  outputTail: z.string(),
+});
+
+export const taskViewSchema = z.object({
+  id: z.string(),
+  status: taskStatusSchema,
+  source: sourceSchema,
+  testCommand: list(z.string()),
+  maxIterations: z.number(),
+  hypothesesPerIteration: z.number(),
+  baseline: baselineViewSchema.nullable(),
+  iterations: list(iterationViewSchema),
+  pendingHypotheses: list(z.string()),
+  diffSha256: z.string().nullable(),
+  approvedDiffSha256: z.string().nullable(),
+  error: z.string().nullable(),
+  lastEventId: z.number(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+
+export const taskSummarySchema = z.object({
+  id: z.string(),
+  status: taskStatusSchema,
+  source: sourceSchema,
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  lastEventId: z.number(),
+});
+
+const pathLine = z.object({ path: z.string(), line: z.number() });
+
+export const diffFlagsSchema = z.object({
+  files: z.number(),
+  additions: z.number(),
+  deletions: z.number(),
+  bytes: z.number(),
+  testFiles: list(z.string()),
+  deletedTests: list(z.object({ path: z.string(), what: z.string() })),
+  // Flags stored before this field existed have none.
+  disabledTests: list(pathLine.extend({ what: z.string() })).default([]),
+  modeChanges: list(z.object({ path: z.string(), from: z.string(), to: z.string() })),
+  binaryFiles: list(z.string()),
+  symlinks: list(z.string()),
+  hiddenCharacters: list(pathLine.extend({ codePoints: list(z.string()) })),
+  large: z.boolean(),
+});
+
+export const diffViewSchema = z.object({
+  diff: z.string(),
+  sha256: z.string(),
+  flags: diffFlagsSchema,
+});
+
+export const workspaceFileSchema = z.object({
+  path: z.string(),
+  size: z.number(),
+  executable: z.boolean(),
+});
+
+function isEventLike(value: unknown): value is TaskEvent {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { type?: unknown }).type === 'string'
+  );
+}
+
+/**
+ * One event of a task's log as the timeline gets it: the stored payload with its `type` put back,
+ * so the client narrows on `event.type`. The log is written by this server from `TaskEvent`s.
+ */
+export const timelineEventSchema = z.object({
+  seq: z.number(),
+  createdAt: z.string(),
+  event: z.custom<TaskEvent>(isEventLike, 'an event must be an object with a type'),
+});
+
+export const taskListSchema = list(taskSummarySchema);
+export const workspaceFilesSchema = list(workspaceFileSchema);
+
+export const taskChangeSchema = z.object({ taskId: z.string(), seq: z.number() });
