@@ -2,7 +2,7 @@ import type { Db, Prisma } from '../db/client';
 import { appendEventInTransaction, type StoredEvent } from '../db/event-store';
 import { inTransaction, type Tx } from '../db/transaction';
 import { AppError } from '../errors/app-error';
-import type { CandidateHypothesis } from '../engine/loop/fixer';
+import type { CandidateHypothesis, FixerSpend } from '../engine/loop/fixer';
 import type {
   IterationRecord,
   LoopSource,
@@ -77,6 +77,10 @@ export class PrismaTaskStore implements TaskLoopStore {
       checkpointSha: task.checkpointSha,
       iterationCount: task.iterationCount,
       cancelRequestedBy: task.cancelRequestedBy,
+      fixer: task.fixer,
+      allowTestEdits: task.allowTestEdits,
+      maxTokens: task.maxTokens,
+      tokensUsed: task.tokensUsed,
       diffSha256: task.diffSha256,
       currentIteration:
         iteration === undefined
@@ -212,6 +216,21 @@ export class PrismaTaskStore implements TaskLoopStore {
           },
         });
       }
+      let rank = report.hypotheses.length;
+      for (const failed of record.rejected) {
+        rank += 1;
+        await tx.hypothesis.create({
+          data: {
+            taskId,
+            iterationId: iteration.id,
+            name: failed.name,
+            origin: failed.origin,
+            rank,
+            verdict: 'error',
+            error: failed.reason,
+          },
+        });
+      }
       await emit(
         {
           type: 'iteration.finished',
@@ -220,9 +239,30 @@ export class PrismaTaskStore implements TaskLoopStore {
           checkpointSha: record.checkpointSha,
           green: record.green,
           ranked: report.hypotheses,
+          rejected: record.rejected.map(({ name, reason }) => ({ name, reason })),
         },
         record.checkpointSha === null ? {} : { checkpointSha: record.checkpointSha },
       );
+    });
+  }
+
+  async recordSpend(taskId: string, spend: FixerSpend): Promise<void> {
+    await this.transact(taskId, async (tx, emit) => {
+      const totals = await tx.task.update({
+        where: { id: taskId },
+        data: {
+          tokensUsed: { increment: spend.tokens },
+          costMicroUsd: { increment: spend.costMicroUsd },
+        },
+        select: { tokensUsed: true, costMicroUsd: true },
+      });
+      await emit({
+        type: 'fixer.spent',
+        tokens: spend.tokens,
+        costMicroUsd: spend.costMicroUsd,
+        totalTokens: totals.tokensUsed,
+        totalCostMicroUsd: totals.costMicroUsd,
+      });
     });
   }
 

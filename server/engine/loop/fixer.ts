@@ -13,6 +13,19 @@ export interface CandidateHypothesis {
   readonly inboxId?: string;
 }
 
+/** Read access to the task's code at its newest checkpoint (never the live worktree). */
+export interface RepositoryView {
+  listFiles(): Promise<readonly string[]>;
+  /** A file's text; rejects for binary, oversized or missing files. */
+  readFile(path: string): Promise<string>;
+}
+
+/** What a generative fixer spent on one decision. */
+export interface FixerSpend {
+  readonly tokens: number;
+  readonly costMicroUsd: number;
+}
+
 export interface FixRequest {
   readonly taskId: string;
   /** 1-based. */
@@ -29,15 +42,32 @@ export interface FixRequest {
   readonly lastRun: RunSummary | null;
   /** Hypotheses submitted from outside and not yet run, oldest first. */
   readonly pending: readonly CandidateHypothesis[];
+  readonly repository: RepositoryView;
+  /** Whether hypotheses may change test files (otherwise such a hypothesis cannot win). */
+  readonly allowTestEdits: boolean;
+  /** Tokens the task may still spend (null: no limit set). */
+  readonly tokensLeft: number | null;
+}
+
+/** A hypothesis a fixer produced but that cannot run (e.g. an answer that never validated). */
+export interface RejectedHypothesis {
+  readonly name: string;
+  readonly origin: string;
+  readonly reason: string;
 }
 
 export type FixerDecision =
-  /** Run these now. */
-  | { readonly kind: 'run'; readonly hypotheses: readonly CandidateHypothesis[] }
+  /** Run these now; `rejected` are recorded as failed hypotheses with their reason. */
+  | {
+      readonly kind: 'run';
+      readonly hypotheses: readonly CandidateHypothesis[];
+      readonly rejected?: readonly RejectedHypothesis[];
+      readonly spend?: FixerSpend;
+    }
   /** Nothing to run yet: ask again at `until` or when woken by a submission. */
   | { readonly kind: 'wait'; readonly until: Date }
   /** No hypothesis will come: the iteration ends the task. */
-  | { readonly kind: 'give_up'; readonly reason: string };
+  | { readonly kind: 'give_up'; readonly reason: string; readonly spend?: FixerSpend };
 
 /** The Fixer port: where an iteration's hypotheses come from. */
 export interface Fixer {

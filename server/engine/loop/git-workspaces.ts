@@ -7,6 +7,7 @@ import { git } from '../workspace/git';
 import { withRepoLock } from '../workspace/repo-lock';
 import { TaskWorktree } from '../workspace/task-worktree';
 import { sourceGitDir, worktreePath, type WorkspaceLayout } from '../workspace/workspace-layout';
+import { listTreeFiles, readTreeFile } from '../workspace/tree-files';
 import type { LoopTask, LoopWorkspace, WorkspacePort } from './loop-ports';
 
 export interface GitWorkspacesOptions {
@@ -56,6 +57,25 @@ export function createGitWorkspaces(options: GitWorkspacesOptions): WorkspacePor
         commit,
       });
       return { ok: true, sourceId, baselineCommit: commit, workspace: asLoopWorkspace(worktree) };
+    },
+
+    repository(task: LoopTask) {
+      const at = (): { gitDir: string; commit: string } => {
+        if (task.sourceId === null || task.checkpointSha === null) {
+          throw new AppError('INVALID_STATE', `task ${task.id} has no checkpoint yet`);
+        }
+        return { gitDir: sourceGitDir(layout, task.sourceId), commit: task.checkpointSha };
+      };
+      return {
+        async listFiles() {
+          const { gitDir, commit } = at();
+          return (await listTreeFiles(gitDir, commit)).map((f) => f.path);
+        },
+        readFile(path) {
+          const { gitDir, commit } = at();
+          return readTreeFile(gitDir, commit, path);
+        },
+      };
     },
 
     async open(task: LoopTask) {

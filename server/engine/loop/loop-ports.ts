@@ -5,7 +5,7 @@ import type { ShadowRunReport } from '../shadow/shadow-report';
 import type { ShadowRunRequest } from '../shadow/shadow-request';
 import type { ShadowMode } from '../shadow/executor';
 import type { DiffFlags } from '../review/diff-flags';
-import type { CandidateHypothesis } from './fixer';
+import type { CandidateHypothesis, FixerSpend, RejectedHypothesis, RepositoryView } from './fixer';
 import type { RunSummary, TaskEvent } from './task-events';
 import type { TaskStatus } from './task-status';
 
@@ -38,6 +38,11 @@ export interface LoopTask {
   readonly checkpointSha: string | null;
   readonly iterationCount: number;
   readonly cancelRequestedBy: string | null;
+  /** external | llm: which fixer proposes the hypotheses. */
+  readonly fixer: string;
+  readonly allowTestEdits: boolean;
+  readonly maxTokens: number | null;
+  readonly tokensUsed: number;
   /** The diff of the newest green checkpoint, once one was put up for review. */
   readonly diffSha256: string | null;
   /** The newest iteration, if one was started. */
@@ -69,6 +74,8 @@ export interface IterationRecord {
   readonly command: readonly string[];
   readonly checkpointSha: string | null;
   readonly green: boolean;
+  /** Hypotheses a fixer produced that could not run, recorded as failed with their reason. */
+  readonly rejected: readonly RejectedHypothesis[];
 }
 
 /**
@@ -96,6 +103,8 @@ export interface TaskLoopStore {
   takenHypotheses(taskId: string, index: number): Promise<readonly CandidateHypothesis[]>;
   recordIteration(taskId: string, record: IterationRecord): Promise<void>;
   recordReview(taskId: string, artifact: ReviewArtifact): Promise<void>;
+  /** Adds a fixer's token use and estimated cost to the task's budget. */
+  recordSpend(taskId: string, spend: FixerSpend): Promise<void>;
 }
 
 /** A task's checkout, as the loop uses it. */
@@ -120,6 +129,8 @@ export interface WorkspacePort {
   /** Intake (policy-checked) and a fresh worktree; leftovers of an interrupted attempt removed. */
   prepare(task: LoopTask, events: EventSink<IntakeEvent>): Promise<PreparedWorkspace>;
   open(task: LoopTask): Promise<LoopWorkspace>;
+  /** The task's files at its newest checkpoint, for fixers. */
+  repository(task: LoopTask): RepositoryView;
 }
 
 export interface ShadowPort {

@@ -77,6 +77,14 @@ export type TaskEvent =
     }
   | { readonly type: 'hypothesis.started'; readonly index: number; readonly name: string }
   | {
+      /** A fixer's spend on one decision, and the task's totals after it. */
+      readonly type: 'fixer.spent';
+      readonly tokens: number;
+      readonly costMicroUsd: number;
+      readonly totalTokens: number;
+      readonly totalCostMicroUsd: number;
+    }
+  | {
       readonly type: 'hypothesis.finished';
       readonly index: number;
       readonly result: HypothesisOutcome;
@@ -88,6 +96,8 @@ export type TaskEvent =
       readonly checkpointSha: string | null;
       readonly green: boolean;
       readonly ranked: readonly RankedHypothesis[];
+      /** Produced but not runnable (e.g. a fixer's answer that never validated). */
+      readonly rejected?: readonly { readonly name: string; readonly reason: string }[];
     }
   | {
       readonly type: 'review.ready';

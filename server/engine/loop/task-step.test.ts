@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createExternalFixer, createScriptedFixer } from './fixer';
+import { createExternalFixer, createScriptedFixer, type Fixer } from './fixer';
 import { stepTask, abandonTask, type LoopDeps, type StepOutcome } from './task-step';
 import {
   FakeShadows,
@@ -192,6 +192,50 @@ describe('stepTask', () => {
     store.inbox.push(candidate('wrong-later'));
     expect(await drive(deps)).toEqual({ kind: 'park', until: expect.any(Date) as Date });
     expect(store.state).toMatchObject({ status: 'awaiting_hypotheses', approvedDiffSha256: null });
+  });
+
+  it('a hypothesis that edits tests ranks last and cannot win unless the task allows it', async () => {
+    const store = new MemoryLoopStore({ maxIterations: 1 });
+    const shadows = new FakeShadows();
+    const cheat = hypothesis('right-but-edits-tests', 'tests/test_calc.py');
+    const deps = loopDeps({ store, shadows, fixer: createScriptedFixer([[cheat]]) });
+    await drive(deps);
+    expect(shadows.requests.at(-1)?.demote).toEqual(new Set(['right-but-edits-tests']));
+    expect(store.state.status).toBe('failed');
+
+    const allowed = new MemoryLoopStore({ maxIterations: 1, allowTestEdits: true });
+    await drive(loopDeps({ store: allowed, fixer: createScriptedFixer([[cheat]]) }));
+    expect(allowed.state.status).toBe('awaiting_review');
+  });
+
+  it("uses the task's own fixer, records its spend, and fails clearly when it is missing", async () => {
+    const store = new MemoryLoopStore({ fixer: 'llm', maxTokens: 1000 });
+    const asked: (number | null)[] = [];
+    const llm: Fixer = {
+      name: 'llm',
+      decide: (request) => {
+        asked.push(request.tokensLeft);
+        return Promise.resolve({
+          kind: 'run',
+          hypotheses: [candidate('right-from-model')],
+          rejected: [{ name: 'sample-2', origin: 'llm', reason: 'the answer was not valid JSON' }],
+          spend: { tokens: 300, costMicroUsd: 45 },
+        });
+      },
+    };
+    await drive(loopDeps({ store, fixer: createScriptedFixer([]), fixers: { llm } }));
+    expect(asked).toEqual([1000]);
+    expect(store.types()).toContain('fixer.spent');
+    expect(store.task.tokensUsed).toBe(300);
+    expect(store.events.find((e) => e.type === 'iteration.finished')).toMatchObject({
+      rejected: [{ name: 'sample-2', reason: 'the answer was not valid JSON' }],
+    });
+
+    const orphan = new MemoryLoopStore({ fixer: 'llm' });
+    await drive(loopDeps({ store: orphan, fixer: createScriptedFixer([]) }));
+    expect(orphan.events.at(-1)).toMatchObject({
+      reason: "this server has no 'llm' fixer configured",
+    });
   });
 
   it('abandonTask ends an active task as interrupted, rolled back', async () => {

@@ -2,7 +2,8 @@ import type { Clock } from '../ports';
 import type { HypothesisOutcome, ShadowRunReport } from '../shadow/shadow-report';
 import type { Hypothesis } from '../shadow/hypothesis';
 import { SerialWriter, LineBatcher } from './event-queue';
-import type { CandidateHypothesis, Fixer } from './fixer';
+import type { CandidateHypothesis, Fixer, RejectedHypothesis } from './fixer';
+import { isTestPath } from '../review/diff-flags';
 import type {
   LoopTask,
   LoopWorkspace,
@@ -26,7 +27,10 @@ export interface LoopDeps {
   readonly store: TaskLoopStore;
   readonly workspaces: WorkspacePort;
   readonly shadows: ShadowPort;
+  /** The fixer of tasks whose `fixer` is 'external'. */
   readonly fixer: Fixer;
+  /** Other fixers by name (e.g. 'llm'), when configured. */
+  readonly fixers?: Readonly<Record<string, Fixer>>;
   readonly clock: Clock;
   readonly buildReview: (input: {
     readonly diff: Buffer;
@@ -207,6 +211,7 @@ class TaskStep {
     const iteration = this.required(task.currentIteration, 'current iteration');
     const workspace = await this.deps.workspaces.open(task);
     let candidates: readonly CandidateHypothesis[];
+    let rejected: readonly RejectedHypothesis[] = [];
     if (iteration.taken) {
       // A step ran these and did not finish (crash, restart): start over from the checkpoint.
       await workspace.rollbackTo(this.required(task.checkpointSha, 'checkpoint'));
@@ -217,7 +222,14 @@ class TaskStep {
         checkpointSha: task.checkpointSha,
       });
     } else {
-      const decision = await this.deps.fixer.decide(
+      const fixer = task.fixer === 'external' ? this.deps.fixer : this.deps.fixers?.[task.fixer];
+      if (fixer === undefined) {
+        return this.end(task, {
+          type: 'task.failed',
+          reason: `this server has no '${task.fixer}' fixer configured`,
+        });
+      }
+      const decision = await fixer.decide(
         {
           taskId: this.taskId,
           iteration: iteration.index,
@@ -229,9 +241,16 @@ class TaskStep {
           testCommand: task.testCommand,
           lastRun: task.lastRun,
           pending: await this.deps.store.pendingHypotheses(this.taskId),
+          repository: this.deps.workspaces.repository(task),
+          allowTestEdits: task.allowTestEdits,
+          tokensLeft:
+            task.maxTokens === null ? null : Math.max(0, task.maxTokens - task.tokensUsed),
         },
         this.signal,
       );
+      if (decision.kind !== 'wait' && decision.spend !== undefined) {
+        await this.deps.store.recordSpend(this.taskId, decision.spend);
+      }
       if (decision.kind === 'give_up') return this.noMoreHypotheses(task, decision.reason);
       if (decision.kind === 'wait') {
         if (task.status !== 'awaiting_hypotheses') {
@@ -247,11 +266,19 @@ class TaskStep {
         return { kind: 'park', until };
       }
       candidates = decision.hypotheses;
+      rejected = decision.rejected ?? [];
       await this.deps.store.takeHypotheses(this.taskId, iteration.index, candidates);
     }
 
     const hypotheses = candidates.map((c) => c.hypothesis);
-    const report = await this.shadowRun(task, workspace, iteration.index, hypotheses, true);
+    // A hypothesis that edits tests could pass by weakening them: unless the task allows it, it
+    // runs and is shown, but ranks last and cannot win.
+    const demote = new Set(
+      task.allowTestEdits
+        ? []
+        : hypotheses.filter((h) => touchedPaths(h).some(isTestPath)).map((h) => h.name),
+    );
+    const report = await this.shadowRun(task, workspace, iteration.index, hypotheses, true, demote);
     if (report === null) return this.aborted(task);
     const winner = hypotheses.find((h) => h.name === report.winner);
     const checkpointSha =
@@ -268,6 +295,7 @@ class TaskStep {
       command: task.testCommand,
       checkpointSha,
       green,
+      rejected,
     });
     if (green) return this.review({ ...task, checkpointSha }, workspace);
     if (iteration.index < task.maxIterations) {
@@ -345,6 +373,7 @@ class TaskStep {
     index: number,
     hypotheses: readonly Hypothesis[],
     apply = false,
+    demote: ReadonlySet<string> = new Set(),
   ): Promise<ShadowRunReport | null> {
     const writer = new SerialWriter();
     const lines = new LineBatcher(
@@ -362,6 +391,7 @@ class TaskStep {
           command: task.testCommand,
           hypotheses,
           apply,
+          demote,
           timeoutMs: this.runTimeout(task),
           signal: this.signal,
         },

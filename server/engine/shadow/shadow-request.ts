@@ -23,6 +23,11 @@ export interface ShadowRunRequest {
   readonly env?: Readonly<Record<string, string>>;
   readonly tailBytes?: number;
   readonly signal?: AbortSignal;
+  /**
+   * Hypotheses that run and are reported but rank after all others and never win (e.g. ones
+   * that edit test files when the task does not allow it).
+   */
+  readonly demote?: ReadonlySet<string>;
 }
 
 /** Refuses a request that cannot run, naming the option and the value, before anything runs. */

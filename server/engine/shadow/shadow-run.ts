@@ -14,7 +14,7 @@ import { applyHypothesis } from './apply-hypothesis';
 import type { Execution, HypothesisExecutor } from './executor';
 import type { PreparedHypothesis } from './hypothesis';
 import { prepareHypotheses } from './prepare-hypotheses';
-import { rank } from './rank';
+import { isPass, rank } from './rank';
 import type { ShadowEvent } from './shadow-events';
 import { validateRequest, type ShadowRunRequest } from './shadow-request';
 import type { HypothesisOutcome, ShadowRunReport } from './shadow-report';
@@ -111,7 +111,12 @@ export async function shadowRun(
     return result.value;
   });
 
-  const { ranked, winner } = rank(outcomes);
+  const demoted = (name: string): boolean => request.demote?.has(name) ?? false;
+  const ranked = rank(outcomes).ranked.sort(
+    (a, b) => Number(demoted(a.name)) - Number(demoted(b.name)),
+  );
+  const top = ranked[0];
+  const winner = top !== undefined && isPass(top) && !demoted(top.name) ? top : null;
   events.emit({
     type: 'shadow.ranked',
     winner: winner?.name ?? null,

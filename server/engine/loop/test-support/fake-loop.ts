@@ -45,6 +45,10 @@ export class MemoryLoopStore implements TaskLoopStore {
       baselineCommit: null,
       checkpointSha: null,
       cancelRequestedBy: null,
+      fixer: 'external',
+      allowTestEdits: false,
+      maxTokens: null,
+      tokensUsed: 0,
       ...task,
     };
   }
@@ -114,6 +118,7 @@ export class MemoryLoopStore implements TaskLoopStore {
         checkpointSha: record.checkpointSha,
         green: record.green,
         ranked: record.report.hypotheses,
+        rejected: record.rejected.map(({ name, reason }) => ({ name, reason })),
       },
       record.checkpointSha === null ? {} : { checkpointSha: record.checkpointSha },
     );
@@ -126,6 +131,16 @@ export class MemoryLoopStore implements TaskLoopStore {
       diffSha256: artifact.sha256,
       flags: artifact.flags,
       size: artifact.bytes.length,
+    });
+  }
+
+  async recordSpend(_t: string, spend: { tokens: number; costMicroUsd: number }) {
+    this.task = { ...this.task, tokensUsed: this.task.tokensUsed + spend.tokens };
+    await this.emit('', {
+      type: 'fixer.spent',
+      ...spend,
+      totalTokens: this.task.tokensUsed,
+      totalCostMicroUsd: spend.costMicroUsd,
     });
   }
 
@@ -171,6 +186,10 @@ export function fakeWorkspaces(
           : { ok: false, ...prepare },
       ),
     open: () => Promise.resolve(workspace),
+    repository: () => ({
+      listFiles: () => Promise.resolve(['calc.py', 'test_calc.py']),
+      readFile: (path) => Promise.resolve(`# ${path}\n`),
+    }),
   };
 }
 
@@ -213,10 +232,15 @@ export class FakeShadows implements ShadowPort {
         };
       }),
     );
+    const demoted = (name: string): number => Number(request.demote?.has(name) ?? false);
     const ranked = [...outcomes]
-      .sort((a, b) => a.rank - b.rank)
+      .sort((a, b) => demoted(a.name) - demoted(b.name) || a.rank - b.rank)
       .map((o, i) => ({ ...o, rank: i + 1 }));
-    const winner = ranked[0]?.exitCode === 0 && ranked[0].error === null ? ranked[0].name : null;
+    const top = ranked[0];
+    const winner =
+      top !== undefined && top.exitCode === 0 && top.error === null && demoted(top.name) === 0
+        ? top.name
+        : null;
     return {
       mode: 'overlay',
       winner,

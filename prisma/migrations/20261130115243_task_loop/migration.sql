@@ -1,5 +1,16 @@
--- AlterTable
-ALTER TABLE "Run" ADD COLUMN "error" TEXT;
+-- CreateTable
+CREATE TABLE "PlanStep" (
+    "id" TEXT NOT NULL PRIMARY KEY,
+    "taskId" TEXT NOT NULL,
+    "index" INTEGER NOT NULL,
+    "title" TEXT NOT NULL,
+    "scope" TEXT NOT NULL DEFAULT '',
+    "gates" JSONB NOT NULL,
+    "status" TEXT NOT NULL DEFAULT 'open',
+    "doneAt" DATETIME,
+    "doneAtSha" TEXT,
+    CONSTRAINT "PlanStep_taskId_fkey" FOREIGN KEY ("taskId") REFERENCES "Task" ("id") ON DELETE CASCADE ON UPDATE CASCADE
+);
 
 -- RedefineTables
 PRAGMA defer_foreign_keys=ON;
@@ -43,6 +54,39 @@ DROP TABLE "Job";
 ALTER TABLE "new_Job" RENAME TO "Job";
 CREATE UNIQUE INDEX "Job_taskId_key" ON "Job"("taskId");
 CREATE INDEX "Job_state_runAt_idx" ON "Job"("state", "runAt");
+CREATE TABLE "new_Run" (
+    "id" TEXT NOT NULL PRIMARY KEY,
+    "taskId" TEXT NOT NULL,
+    "iterationId" TEXT,
+    "hypothesisId" TEXT,
+    "kind" TEXT NOT NULL,
+    "commitSha" TEXT,
+    "planStepId" TEXT,
+    "gateIndex" INTEGER,
+    "argv" JSONB NOT NULL,
+    "mode" TEXT NOT NULL,
+    "exitCode" INTEGER,
+    "signal" TEXT,
+    "timedOut" BOOLEAN NOT NULL DEFAULT false,
+    "durationMs" INTEGER NOT NULL,
+    "passed" INTEGER NOT NULL DEFAULT 0,
+    "failed" INTEGER NOT NULL DEFAULT 0,
+    "skipped" INTEGER NOT NULL DEFAULT 0,
+    "parsed" BOOLEAN NOT NULL DEFAULT false,
+    "outputTail" TEXT NOT NULL DEFAULT '',
+    "error" TEXT,
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    CONSTRAINT "Run_taskId_fkey" FOREIGN KEY ("taskId") REFERENCES "Task" ("id") ON DELETE CASCADE ON UPDATE CASCADE,
+    CONSTRAINT "Run_iterationId_fkey" FOREIGN KEY ("iterationId") REFERENCES "Iteration" ("id") ON DELETE CASCADE ON UPDATE CASCADE,
+    CONSTRAINT "Run_hypothesisId_fkey" FOREIGN KEY ("hypothesisId") REFERENCES "Hypothesis" ("id") ON DELETE CASCADE ON UPDATE CASCADE,
+    CONSTRAINT "Run_planStepId_fkey" FOREIGN KEY ("planStepId") REFERENCES "PlanStep" ("id") ON DELETE CASCADE ON UPDATE CASCADE
+);
+INSERT INTO "new_Run" ("argv", "createdAt", "durationMs", "exitCode", "failed", "hypothesisId", "id", "iterationId", "kind", "mode", "outputTail", "parsed", "passed", "signal", "skipped", "taskId", "timedOut") SELECT "argv", "createdAt", "durationMs", "exitCode", "failed", "hypothesisId", "id", "iterationId", "kind", "mode", "outputTail", "parsed", "passed", "signal", "skipped", "taskId", "timedOut" FROM "Run";
+DROP TABLE "Run";
+ALTER TABLE "new_Run" RENAME TO "Run";
+CREATE INDEX "Run_taskId_createdAt_idx" ON "Run"("taskId", "createdAt");
+CREATE INDEX "Run_iterationId_idx" ON "Run"("iterationId");
+CREATE INDEX "Run_hypothesisId_idx" ON "Run"("hypothesisId");
 CREATE TABLE "new_Task" (
     "id" TEXT NOT NULL PRIMARY KEY,
     "status" TEXT NOT NULL DEFAULT 'queued',
@@ -63,6 +107,11 @@ CREATE TABLE "new_Task" (
     "startedAt" DATETIME,
     "finishedAt" DATETIME,
     "cancelRequestedBy" TEXT,
+    "fixer" TEXT NOT NULL DEFAULT 'external',
+    "allowTestEdits" BOOLEAN NOT NULL DEFAULT false,
+    "maxTokens" INTEGER,
+    "tokensUsed" INTEGER NOT NULL DEFAULT 0,
+    "costMicroUsd" INTEGER NOT NULL DEFAULT 0,
     "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "updatedAt" DATETIME NOT NULL,
     "lastEventId" INTEGER NOT NULL DEFAULT 0,
@@ -79,3 +128,6 @@ CREATE INDEX "Task_status_idx" ON "Task"("status");
 CREATE INDEX "Task_createdAt_idx" ON "Task"("createdAt");
 PRAGMA foreign_keys=ON;
 PRAGMA defer_foreign_keys=OFF;
+
+-- CreateIndex
+CREATE UNIQUE INDEX "PlanStep_taskId_index_key" ON "PlanStep"("taskId", "index");
