@@ -4,6 +4,7 @@ import { inTransaction, type Tx } from '../db/transaction';
 import { AppError } from '../errors/app-error';
 import type { CandidateHypothesis, FixerSpend } from '../engine/loop/fixer';
 import type {
+  GateResult,
   IterationRecord,
   LoopSource,
   LoopTask,
@@ -58,7 +59,10 @@ export class PrismaTaskStore implements TaskLoopStore {
   async load(taskId: string): Promise<LoopTask> {
     const task = await this.db.task.findUnique({
       where: { id: taskId },
-      include: { iterations: { orderBy: { index: 'desc' }, take: 1 } },
+      include: {
+        iterations: { orderBy: { index: 'desc' }, take: 1 },
+        planSteps: { where: { status: 'open' }, orderBy: { index: 'asc' } },
+      },
     });
     if (task === null) throw new AppError('NOT_FOUND', `no task ${taskId}`);
     const iteration = task.iterations[0];
@@ -81,6 +85,10 @@ export class PrismaTaskStore implements TaskLoopStore {
       allowTestEdits: task.allowTestEdits,
       maxTokens: task.maxTokens,
       tokensUsed: task.tokensUsed,
+      openSteps: task.planSteps.map((step) => ({
+        index: step.index,
+        gates: step.gates as string[][],
+      })),
       diffSha256: task.diffSha256,
       currentIteration:
         iteration === undefined
@@ -114,7 +122,14 @@ export class PrismaTaskStore implements TaskLoopStore {
   ): Promise<void> {
     await this.transact(taskId, async (tx, emit) => {
       await tx.run.create({
-        data: { taskId, kind: 'baseline', ...runColumns(command, mode, run) },
+        data: {
+          taskId,
+          kind: 'baseline',
+          commitSha: (
+            await tx.task.findUnique({ where: { id: taskId }, select: { checkpointSha: true } })
+          )?.checkpointSha,
+          ...runColumns(command, mode, run),
+        },
       });
       await emit({ type: 'baseline.finished', run });
     });
@@ -243,6 +258,45 @@ export class PrismaTaskStore implements TaskLoopStore {
         },
         record.checkpointSha === null ? {} : { checkpointSha: record.checkpointSha },
       );
+    });
+  }
+
+  async recordGateRuns(
+    taskId: string,
+    commitSha: string,
+    mode: string,
+    results: readonly GateResult[],
+  ): Promise<void> {
+    await this.transact(taskId, async (tx, emit) => {
+      const steps = await tx.planStep.findMany({
+        where: { taskId, index: { in: results.map((r) => r.step) } },
+        select: { id: true, index: true },
+      });
+      for (const result of results) {
+        const step = steps.find((s) => s.index === result.step);
+        if (step === undefined) continue;
+        await tx.run.create({
+          data: {
+            taskId,
+            kind: 'gate',
+            commitSha,
+            planStepId: step.id,
+            gateIndex: result.gate,
+            ...runColumns(result.argv, mode, result.run),
+          },
+        });
+      }
+      await emit({
+        type: 'gates.finished',
+        commitSha,
+        gates: results.map((r) => ({
+          step: r.step,
+          gate: r.gate,
+          argv: r.argv,
+          green: r.run.green,
+          exitCode: r.run.exitCode,
+        })),
+      });
     });
   }
 

@@ -27,12 +27,64 @@ export type TaskSourceInput =
       readonly name: string;
     };
 
+export interface PlanStepInput {
+  readonly title: string;
+  /** What the step may touch (paths or a sentence); shown to agents with the step. */
+  readonly scope?: string | undefined;
+  /** Gate commands (argv each, checked by the command policy). */
+  readonly gates: readonly (readonly string[])[];
+}
+
 export interface CreateTaskInput {
   readonly source: TaskSourceInput;
   readonly testCommand: readonly string[];
   readonly maxIterations?: number | undefined;
   readonly hypothesesPerIteration?: number | undefined;
+  /** 'external' (default): hypotheses come from the API, MCP or browser; 'llm': the model. */
+  readonly fixer?: 'external' | 'llm' | undefined;
+  readonly allowTestEdits?: boolean | undefined;
+  /** LLM budget in tokens for the whole task. */
+  readonly maxTokens?: number | undefined;
+  readonly plan?: readonly PlanStepInput[] | undefined;
 }
+
+export interface GateView {
+  readonly argv: readonly string[];
+  /** The newest run of this gate, if any. */
+  readonly lastRun: {
+    readonly green: boolean;
+    readonly exitCode: number | null;
+    readonly commitSha: string | null;
+    readonly at: string;
+    /** Whether it ran on the newest checkpoint (only then does it count). */
+    readonly current: boolean;
+  } | null;
+}
+
+export interface PlanStepView {
+  readonly index: number;
+  readonly title: string;
+  readonly scope: string;
+  readonly status: 'open' | 'done';
+  readonly doneAt: string | null;
+  readonly gates: readonly GateView[];
+}
+
+export interface MilestoneStatus {
+  /** The first open step, or null when every step is done (or there is no plan). */
+  readonly current: PlanStepView | null;
+  readonly steps: readonly PlanStepView[];
+}
+
+export type MilestoneAction =
+  | { readonly action: 'status' }
+  | { readonly action: 'done'; readonly step: number }
+  | { readonly action: 'reset'; readonly step: number };
+
+export type MilestoneResult =
+  | { readonly accepted: true; readonly status: MilestoneStatus }
+  /** `done` refused: the reason names the gates that did not run green after the last write. */
+  | { readonly accepted: false; readonly reason: string; readonly status: MilestoneStatus };
 
 export interface RunCounts {
   readonly passed: number;
@@ -93,6 +145,22 @@ export interface TaskView {
   readonly lastEventId: number;
   readonly createdAt: string;
   readonly updatedAt: string;
+  readonly fixer: string;
+  readonly allowTestEdits: boolean;
+  /** LLM spend so far (tokens and estimated cost), and the cap. */
+  readonly spend: {
+    readonly tokens: number;
+    readonly costMicroUsd: number;
+    readonly maxTokens: number | null;
+  };
+  readonly plan: readonly PlanStepView[];
+  /** Comments of the reviewer model on the diff under review (never an approval). */
+  readonly reviewComments: readonly {
+    readonly reviewer: string;
+    readonly verdict: string;
+    readonly comment: string;
+    readonly diffSha256: string;
+  }[];
 }
 
 export interface TaskSummary {
@@ -156,6 +224,8 @@ export interface TaskServiceApi {
   listFiles(taskId: string): Promise<readonly WorkspaceFile[]>;
   /** One file's text at the newest checkpoint; binary and large files are refused. */
   readFile(taskId: string, path: string): Promise<string>;
+  /** The plan's steps and gate evidence; `done` is accepted only on green gates after the last write. */
+  milestone(taskId: string, action: MilestoneAction, actor: Actor): Promise<MilestoneResult>;
   /** Notifies whenever any task has new events (the task list), until `signal` aborts. */
   taskChanges(
     signal: AbortSignal,

@@ -28,7 +28,9 @@ async function waitFor(
   }
 }
 
-async function createFromArchive(): Promise<string> {
+async function createFromArchive(
+  extra: Partial<Parameters<ServerRuntime['tasks']['createTask']>[0]> = {},
+): Promise<string> {
   const packed = await packProject(project);
   const upload = path.join(runtime.uploadDir, 'test-upload');
   await import('node:fs/promises').then((fs) => fs.copyFile(packed.file, upload));
@@ -39,6 +41,7 @@ async function createFromArchive(): Promise<string> {
       testCommand: project.testCommand,
       hypothesesPerIteration: 3,
       maxIterations: 2,
+      ...extra,
     },
     agent,
   );
@@ -119,5 +122,84 @@ describe('task service on a real pytest project', () => {
         'task.approved',
       ]),
     );
+  });
+});
+
+describe('plan steps with gate commands', () => {
+  it('accepts `milestone done` only on gates that ran green after the last write', async () => {
+    const id = await createFromArchive({
+      hypothesesPerIteration: 1,
+      plan: [
+        { title: 'keep add working', gates: [['python3', '-m', 'pytest', '-q', '-k', 'add']] },
+        { title: 'fix mean', scope: 'calc.py', gates: [['python3', '-m', 'pytest', '-q']] },
+      ],
+    });
+    // Before any run: no evidence at all.
+    const early = await runtime.tasks.milestone(id, { action: 'done', step: 1 }, agent);
+    expect(early).toMatchObject({ accepted: false });
+    if (!early.accepted) expect(early.reason).toMatch(/has not run|no checkpoint/);
+
+    await waitFor(
+      id,
+      (t) => t.status === 'awaiting_hypotheses' && t.plan[1]?.gates[0]?.lastRun !== null,
+    );
+    expect(await runtime.tasks.milestone(id, { action: 'done', step: 1 }, agent)).toMatchObject({
+      accepted: true,
+      status: { current: { index: 2 } },
+    });
+    const red = await runtime.tasks.milestone(id, { action: 'done', step: 2 }, agent);
+    expect(red).toMatchObject({ accepted: false });
+    if (!red.accepted) expect(red.reason).toMatch(/ran red on the last write/);
+
+    await runtime.tasks.submitHypotheses(id, [project.hypotheses.right], agent);
+    const reviewed = await waitFor(
+      id,
+      (t) => t.status === 'awaiting_review' && t.plan[1]?.gates[0]?.lastRun?.current === true,
+    );
+    expect(reviewed.plan[1]?.gates[0]?.lastRun?.green).toBe(true);
+    expect(await runtime.tasks.milestone(id, { action: 'done', step: 2 }, agent)).toMatchObject({
+      accepted: true,
+      status: { current: null },
+    });
+    // Reset reopens a step; the evidence on the newest checkpoint still holds.
+    await runtime.tasks.milestone(id, { action: 'reset', step: 1 }, agent);
+    const status = await runtime.tasks.milestone(id, { action: 'status' }, agent);
+    expect(status.status.current?.index).toBe(1);
+  });
+
+  it('refuses a plan whose gate command the policy does not allow', async () => {
+    await expect(
+      createFromArchive({ plan: [{ title: 'x', gates: [['bash', '-c', 'true']] }] }),
+    ).rejects.toMatchObject({ code: 'COMMAND_NOT_ALLOWED' });
+  });
+});
+
+describe('review actions', () => {
+  it('rejects roll the worktree back; files are read from the newest checkpoint', async () => {
+    const id = await createFromArchive({ hypothesesPerIteration: 1 });
+    await waitFor(id, (t) => t.status === 'awaiting_hypotheses');
+    expect(await runtime.tasks.listFiles(id)).toEqual(
+      expect.arrayContaining([expect.objectContaining({ path: project.buggyFile })]),
+    );
+    const before = await runtime.tasks.readFile(id, project.buggyFile);
+    await runtime.tasks.submitHypotheses(id, [project.hypotheses.right], agent);
+    const reviewed = await waitFor(id, (t) => t.status === 'awaiting_review');
+    expect(await runtime.tasks.readFile(id, project.buggyFile)).toBe(
+      project.hypotheses.right.edits[0]?.content,
+    );
+    await expect(runtime.tasks.readFile(id, '../etc/passwd')).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+    });
+    const rejected = await runtime.tasks.review(
+      id,
+      { verdict: 'reject', sha256: reviewed.diffSha256 ?? '' },
+      reviewer,
+    );
+    expect(rejected.status).toBe('rejected');
+    const worktreeFile = await readFile(
+      path.join(dataDir, 'worktrees', id, project.buggyFile),
+      'utf8',
+    );
+    expect(worktreeFile).toBe(before);
   });
 });

@@ -29,7 +29,11 @@ import type {
   TaskSummary,
   TaskView,
   WorkspaceFile,
+  MilestoneAction,
+  MilestoneResult,
+  PlanStepInput,
 } from './task-api';
+import { milestone } from './milestone-service';
 import type { TaskEventBus } from './task-event-bus';
 import { flagsOf, listTaskSummaries, loadTaskView } from './task-views';
 import { createWorkspaceCleaner } from './workspace-cleaner';
@@ -50,6 +54,10 @@ export interface TaskServiceDeps {
   readonly scheduler: TaskScheduler;
   readonly gitPolicy: GitUrlPolicy;
   readonly clock: Clock;
+  /** Whether an LLM fixer is configured (tasks may ask for `fixer: 'llm'`). */
+  readonly llmAvailable?: boolean;
+  /** The token cap of an LLM task that sets none. */
+  readonly defaultTaskTokenBudget?: number;
   /** How often an SSE stream re-reads the database without a notification (other processes). */
   readonly eventPollMs?: number;
 }
@@ -74,6 +82,43 @@ function checkRange(
     );
   }
   return n;
+}
+
+const maxPlanSteps = 50;
+const maxGatesPerStep = 10;
+
+/** Every gate command passes the command policy, like the test command. */
+function checkPlan(plan: readonly PlanStepInput[]): readonly PlanStepInput[] {
+  if (plan.length > maxPlanSteps) {
+    throw new AppError(
+      'INVALID_ARGUMENT',
+      `a plan may have at most ${maxPlanSteps} steps, got ${plan.length}`,
+    );
+  }
+  plan.forEach((step, i) => {
+    if (step.title.trim() === '' || step.title.length > 200) {
+      throw new AppError(
+        'INVALID_ARGUMENT',
+        `plan step ${i + 1} needs a title of 1 to 200 characters`,
+      );
+    }
+    if (step.gates.length > maxGatesPerStep) {
+      throw new AppError(
+        'INVALID_ARGUMENT',
+        `plan step ${i + 1} has ${step.gates.length} gates; at most ${maxGatesPerStep}`,
+      );
+    }
+    step.gates.forEach((argv, g) => {
+      const verdict = checkCommand(argv);
+      if (!verdict.ok) {
+        throw new AppError(
+          'COMMAND_NOT_ALLOWED',
+          `plan step ${i + 1}, gate ${g + 1}: ${verdict.message}`,
+        );
+      }
+    });
+  });
+  return plan;
 }
 
 export class TaskService implements TaskServiceApi {
@@ -101,6 +146,23 @@ export class TaskService implements TaskServiceApi {
       );
       const verdict = checkCommand(input.testCommand);
       if (!verdict.ok) throw new AppError('COMMAND_NOT_ALLOWED', verdict.message);
+      const plan = checkPlan(input.plan ?? []);
+      const fixer = input.fixer ?? 'external';
+      if (fixer === 'llm' && !this.deps.llmAvailable) {
+        throw new AppError(
+          'INVALID_ARGUMENT',
+          'this server has no LLM configured (set SHADOWBOX_LLM_BASE_URL and SHADOWBOX_LLM_MODEL)',
+        );
+      }
+      if (
+        input.maxTokens !== undefined &&
+        !(Number.isInteger(input.maxTokens) && input.maxTokens > 0)
+      ) {
+        throw new AppError(
+          'INVALID_ARGUMENT',
+          `maxTokens must be a positive whole number, got ${String(input.maxTokens)}`,
+        );
+      }
 
       // Policy checks happen now, so a refused URL or archive is refused to the caller, not later
       // in the task's log. A git clone (slow, remote) then runs in the task's first step; an
@@ -140,6 +202,19 @@ export class TaskService implements TaskServiceApi {
             hypothesesPerIteration,
             sourceId: imported?.sourceId ?? null,
             baselineCommit: imported?.commit ?? null,
+            fixer,
+            allowTestEdits: input.allowTestEdits ?? false,
+            maxTokens:
+              input.maxTokens ??
+              (fixer === 'llm' ? (this.deps.defaultTaskTokenBudget ?? null) : null),
+            planSteps: {
+              create: plan.map((step, i) => ({
+                index: i + 1,
+                title: step.title,
+                scope: step.scope ?? '',
+                gates: step.gates.map((argv) => [...argv]),
+              })),
+            },
           },
           select: { id: true },
         });
@@ -373,6 +448,10 @@ export class TaskService implements TaskServiceApi {
     this.deps.scheduler.interrupt(taskId);
     await this.deps.scheduler.schedule(taskId);
     return this.getTask(taskId);
+  }
+
+  milestone(taskId: string, action: MilestoneAction, actor: Actor): Promise<MilestoneResult> {
+    return milestone(this.deps, taskId, action, actor);
   }
 
   async rollback(taskId: string, actor: Actor): Promise<TaskView> {

@@ -1,6 +1,7 @@
 import type { Db } from '../db/client';
 import { AppError } from '../errors/app-error';
 import type { DiffFlags } from '../engine/review/diff-flags';
+import { loadPlan } from './plan-views';
 import { statusOf } from './prisma-task-store';
 import type { HypothesisView, IterationView, TaskSummary, TaskView } from './task-api';
 
@@ -39,6 +40,10 @@ export async function loadTaskView(db: Db, taskId: string): Promise<TaskView> {
         select: { name: true },
       },
       runs: { where: { kind: 'baseline' }, orderBy: { createdAt: 'desc' }, take: 1 },
+      reviews: {
+        where: { verdict: { notIn: ['approve', 'reject'] } },
+        orderBy: { createdAt: 'asc' },
+      },
     },
   });
   if (task === null) throw new AppError('NOT_FOUND', `no task ${taskId}`);
@@ -97,6 +102,16 @@ export async function loadTaskView(db: Db, taskId: string): Promise<TaskView> {
     lastEventId: task.lastEventId,
     createdAt: task.createdAt.toISOString(),
     updatedAt: task.updatedAt.toISOString(),
+    fixer: task.fixer,
+    allowTestEdits: task.allowTestEdits,
+    spend: { tokens: task.tokensUsed, costMicroUsd: task.costMicroUsd, maxTokens: task.maxTokens },
+    plan: await loadPlan(db, taskId),
+    reviewComments: task.reviews.map((r) => ({
+      reviewer: r.reviewer,
+      verdict: r.verdict,
+      comment: r.comment ?? '',
+      diffSha256: r.diffSha256,
+    })),
   };
 }
 

@@ -43,6 +43,11 @@ export interface LoopTask {
   readonly allowTestEdits: boolean;
   readonly maxTokens: number | null;
   readonly tokensUsed: number;
+  /** The plan's steps that are not done yet, with their gate commands. */
+  readonly openSteps: readonly {
+    readonly index: number;
+    readonly gates: readonly (readonly string[])[];
+  }[];
   /** The diff of the newest green checkpoint, once one was put up for review. */
   readonly diffSha256: string | null;
   /** The newest iteration, if one was started. */
@@ -103,8 +108,22 @@ export interface TaskLoopStore {
   takenHypotheses(taskId: string, index: number): Promise<readonly CandidateHypothesis[]>;
   recordIteration(taskId: string, record: IterationRecord): Promise<void>;
   recordReview(taskId: string, artifact: ReviewArtifact): Promise<void>;
+  /** Gate commands' results on one checkpoint (evidence for `milestone done`). */
+  recordGateRuns(
+    taskId: string,
+    commitSha: string,
+    mode: ShadowMode,
+    results: readonly GateResult[],
+  ): Promise<void>;
   /** Adds a fixer's token use and estimated cost to the task's budget. */
   recordSpend(taskId: string, spend: FixerSpend): Promise<void>;
+}
+
+export interface GateResult {
+  readonly step: number;
+  readonly gate: number;
+  readonly argv: readonly string[];
+  readonly run: RunSummary;
 }
 
 /** A task's checkout, as the loop uses it. */

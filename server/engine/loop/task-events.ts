@@ -100,6 +100,25 @@ export type TaskEvent =
       readonly rejected?: readonly { readonly name: string; readonly reason: string }[];
     }
   | {
+      /** The plan's gate commands ran on a checkpoint (after the baseline or a winner). */
+      readonly type: 'gates.finished';
+      readonly commitSha: string;
+      readonly gates: readonly {
+        readonly step: number;
+        readonly gate: number;
+        readonly argv: readonly string[];
+        readonly green: boolean;
+        readonly exitCode: number | null;
+      }[];
+    }
+  | {
+      readonly type: 'milestone.done';
+      readonly step: number;
+      readonly commitSha: string;
+      readonly by: string;
+    }
+  | { readonly type: 'milestone.reset'; readonly step: number; readonly by: string }
+  | {
       readonly type: 'review.ready';
       readonly diffSha256: string;
       readonly flags: DiffFlags;

@@ -193,6 +193,7 @@ class TaskStep {
     if (outcome === undefined) throw new Error('the baseline run reported nothing');
     const run = summarize(outcome);
     await this.deps.store.recordBaseline(this.taskId, task.testCommand, report.mode, run);
+    if (!(await this.runGates(task, workspace, task.baselineCommit))) return this.aborted(task);
     await this.deps.store.beginIteration(this.taskId, 1);
     return again;
   }
@@ -297,6 +298,7 @@ class TaskStep {
       green,
       rejected,
     });
+    if (!(await this.runGates(task, workspace, checkpointSha))) return this.aborted(task);
     if (green) return this.review({ ...task, checkpointSha }, workspace);
     if (iteration.index < task.maxIterations) {
       await this.deps.store.beginIteration(this.taskId, iteration.index + 1);
@@ -364,6 +366,48 @@ class TaskStep {
       ...(task.baselineCommit === null ? {} : { checkpointSha: task.baselineCommit }),
     });
     return done;
+  }
+
+  /**
+   * After each write (the baseline, a committed winner) the open plan steps' gate commands run on
+   * that checkpoint, in parallel shadows: their results are the evidence `milestone done` needs.
+   * False when the signal cut the runs short (nothing is recorded then).
+   */
+  private async runGates(
+    task: LoopTask,
+    workspace: LoopWorkspace,
+    commitSha: string | null,
+  ): Promise<boolean> {
+    const gates = task.openSteps.flatMap((step) =>
+      step.gates.map((argv, gate) => ({ step: step.index, gate, argv })),
+    );
+    if (commitSha === null || gates.length === 0) return true;
+    const outcomes = await Promise.all(
+      gates.map((g) =>
+        this.deps.shadows.run(
+          {
+            workspace: workspace.path,
+            command: g.argv,
+            hypotheses: [{ name: `gate-${g.step}-${g.gate + 1}`, edits: [], delete: [] }],
+            timeoutMs: this.runTimeout(task),
+            signal: this.signal,
+          },
+          { emit: () => undefined },
+        ),
+      ),
+    );
+    if (this.signal.aborted) return false;
+    await this.deps.store.recordGateRuns(
+      this.taskId,
+      commitSha,
+      this.deps.shadows.mode,
+      gates.map((g, i) => {
+        const outcome = outcomes[i]?.hypotheses[0];
+        if (outcome === undefined) throw new Error(`gate ${g.step}.${g.gate + 1} reported nothing`);
+        return { ...g, run: summarize(outcome) };
+      }),
+    );
+    return true;
   }
 
   /** Runs hypotheses in shadows, streaming their events; null when the signal cut it short. */

@@ -9,6 +9,8 @@ import type {
   CreateTaskInput,
   DiffView,
   PatchDownload,
+  MilestoneAction,
+  MilestoneResult,
   ReviewInput,
   TaskServiceApi,
   TaskSummary,
@@ -84,6 +86,11 @@ export class FakeTaskService implements TaskServiceApi {
       lastEventId: 0,
       createdAt: now,
       updatedAt: now,
+      fixer: 'external',
+      allowTestEdits: false,
+      spend: { tokens: 0, costMicroUsd: 0, maxTokens: null },
+      plan: [],
+      reviewComments: [],
       ...overrides,
     };
     this.tasks.set(id, { view, diff: null, events: [] });
@@ -112,6 +119,22 @@ export class FakeTaskService implements TaskServiceApi {
     task.view = { ...task.view, lastEventId: event.seq };
     for (const listener of [...this.listeners]) listener();
     return event;
+  }
+
+  /** The milestone calls received; `status` answers with the task's plan. */
+  readonly milestones: { taskId: string; action: MilestoneAction; actor: Actor }[] = [];
+
+  milestone(taskId: string, action: MilestoneAction, actor: Actor): Promise<MilestoneResult> {
+    const task = this.require(taskId);
+    this.milestones.push({ taskId, action, actor });
+    const status = {
+      current: task.view.plan.find((s) => s.status === 'open') ?? null,
+      steps: task.view.plan,
+    };
+    if (action.action === 'done') {
+      return Promise.resolve({ accepted: false, reason: 'no gate ran (fake)', status });
+    }
+    return Promise.resolve({ accepted: true, status });
   }
 
   async createTask(input: CreateTaskInput, actor: Actor): Promise<{ readonly id: string }> {

@@ -3,6 +3,7 @@ import type { ShadowRunReport } from '../../shadow/shadow-report';
 import type { ShadowRunRequest } from '../../shadow/shadow-request';
 import type { CandidateHypothesis } from '../fixer';
 import type {
+  GateResult,
   IterationRecord,
   LoopTask,
   LoopWorkspace,
@@ -49,6 +50,7 @@ export class MemoryLoopStore implements TaskLoopStore {
       allowTestEdits: false,
       maxTokens: null,
       tokensUsed: 0,
+      openSteps: [],
       ...task,
     };
   }
@@ -131,6 +133,28 @@ export class MemoryLoopStore implements TaskLoopStore {
       diffSha256: artifact.sha256,
       flags: artifact.flags,
       size: artifact.bytes.length,
+    });
+  }
+
+  gateRuns: { commitSha: string; results: readonly GateResult[] }[] = [];
+
+  async recordGateRuns(
+    _t: string,
+    commitSha: string,
+    _mode: string,
+    results: readonly GateResult[],
+  ) {
+    this.gateRuns.push({ commitSha, results });
+    await this.emit('', {
+      type: 'gates.finished',
+      commitSha,
+      gates: results.map((r) => ({
+        step: r.step,
+        gate: r.gate,
+        argv: r.argv,
+        green: r.run.green,
+        exitCode: r.run.exitCode,
+      })),
     });
   }
 

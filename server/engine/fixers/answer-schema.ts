@@ -1,0 +1,94 @@
+import { z } from 'zod';
+import { hypothesisSchema } from '../shadow/hypothesis';
+import { checkHypothesisPaths, pathProblem } from '../shadow/hypothesis-paths';
+import type { Validation } from './model-caller';
+
+/**
+ * A fix as the model must answer it: exactly the hypothesis format (strict, same limits), with
+ * every path valid, none twice or nested in another, and at least one change.
+ */
+export const fixAnswerSchema = hypothesisSchema.superRefine((answer, ctx) => {
+  if (answer.edits.length === 0 && answer.delete.length === 0) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['edits'],
+      message: 'is empty: the answer changes no file',
+    });
+    return;
+  }
+  let valid = true;
+  const check = (path: string, at: (string | number)[]): void => {
+    const problem = pathProblem(path);
+    if (problem === null) return;
+    valid = false;
+    ctx.addIssue({ code: 'custom', path: at, message: `path '${path}' ${problem}` });
+  };
+  answer.edits.forEach((edit, i) => {
+    check(edit.path, ['edits', i, 'path']);
+  });
+  answer.delete.forEach((path, i) => {
+    check(path, ['delete', i]);
+  });
+  if (!valid) return;
+  try {
+    checkHypothesisPaths(answer);
+  } catch (error) {
+    ctx.addIssue({ code: 'custom', message: error instanceof Error ? error.message : 'bad paths' });
+  }
+});
+
+export type FixAnswer = z.output<typeof fixAnswerSchema>;
+
+/** A review as the model must answer it. There is no approving verdict. */
+export const reviewAnswerSchema = z
+  .object({
+    verdict: z.enum(['looks_good', 'concerns', 'unsure']),
+    comment: z.string().trim().min(1, 'must say something'),
+  })
+  .strict();
+
+export type ReviewAnswer = z.output<typeof reviewAnswerSchema>;
+
+export function parseFixAnswer(text: string): Validation<FixAnswer> {
+  return parseAnswer(text, fixAnswerSchema);
+}
+
+export function parseReviewAnswer(text: string): Validation<ReviewAnswer> {
+  return parseAnswer(text, reviewAnswerSchema);
+}
+
+// Servers without a JSON mode often wrap the object in a Markdown fence anyway.
+const fenced = /^\s*```[A-Za-z]*[ \t]*\r?\n([\s\S]*?)\r?\n[ \t]*```\s*$/;
+
+/** JSON text → a value of `schema`, or what is wrong with it in one line the model can act on. */
+export function parseAnswer<T>(text: string, schema: z.ZodType<T>): Validation<T> {
+  const body = fenced.exec(text)?.[1] ?? text;
+  if (body.trim() === '') return { ok: false, error: 'the answer is empty' };
+  let value: unknown;
+  try {
+    value = JSON.parse(body);
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    return { ok: false, error: `the answer is not a JSON object (${bounded(why, 200)})` };
+  }
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return { ok: true, value: parsed.data };
+  return { ok: false, error: bounded(formatIssues(parsed.error.issues), 1500) };
+}
+
+export function formatIssues(issues: readonly z.core.$ZodIssue[]): string {
+  return issues
+    .map((issue) => {
+      const where = issue.path
+        .map((key, i) =>
+          typeof key === 'number' ? `[${key}]` : i === 0 ? String(key) : `.${String(key)}`,
+        )
+        .join('');
+      return where === '' ? issue.message : `${where}: ${issue.message}`;
+    })
+    .join('; ');
+}
+
+function bounded(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}

@@ -1,0 +1,246 @@
+import type { RunSummary } from '../loop/task-events';
+import { stripAnsi } from '../parsers/text';
+import { isTestPath } from '../review/diff-flags';
+import { estimateMessagesTokens, estimateTokens, type ChatMessage } from './chat-client';
+import type { FailureLocation } from './failure-locations';
+
+/** A file offered to the prompt; the caller lists them highest priority first. */
+export interface PromptFile {
+  readonly path: string;
+  readonly content: string;
+  /** failure: named in the output; referenced: imported by such a file; other: budget filler. */
+  readonly reason: 'failure' | 'referenced' | 'other';
+}
+
+export interface FixPromptInput {
+  readonly testCommand: readonly string[];
+  readonly lastRun: RunSummary | null;
+  readonly allowTestEdits: boolean;
+  readonly locations: readonly FailureLocation[];
+  readonly files: readonly PromptFile[];
+  /** Every file of the repository (the map), in any order. */
+  readonly fileList: readonly string[];
+  readonly maxPromptTokens: number;
+  /** The most of the output tail shown, in characters (default 12,000). */
+  readonly maxOutputChars?: number;
+}
+
+export interface FixPrompt {
+  readonly messages: ChatMessage[];
+  /** ≈ characters / 4 over all messages. */
+  readonly estimatedTokens: number;
+  /** Files whose whole content the prompt holds. */
+  readonly shownFiles: readonly string[];
+  /** What was left out to stay within the budget, as the prompt says it. */
+  readonly omitted: readonly string[];
+}
+
+const defaultMaxOutputChars = 12_000;
+const maxMapEntries = 500;
+const maxLocations = 40;
+
+const answerShape =
+  '{"name": "short-kebab-case-summary", "edits": [{"path": "dir/file.ext", "content": "the complete new file"}], "delete": ["dir/obsolete.ext"]}';
+
+/** The fixed rules: what the model may answer and how. */
+export function fixSystemPrompt(allowTestEdits: boolean): string {
+  return [
+    'You fix failing tests in a software repository. You cannot run anything: your answer is',
+    'applied to a copy of the repository and the test command is run on it for you.',
+    '',
+    'Answer with ONLY one JSON object, no prose and no Markdown fence around it:',
+    answerShape,
+    '',
+    'Rules:',
+    '- "content" is the COMPLETE new content of the file, never a diff, an excerpt or "...".',
+    '  Files you do not list stay as they are.',
+    '- Only rewrite files whose full content is shown to you, or create new files.',
+    '- Paths are relative to the repository root, with "/" separators: no leading "/", no "..",',
+    '  nothing inside .git.',
+    '- "delete" lists files to remove; use [] when there are none.',
+    '- Never answer with shell commands or instructions: they are not run.',
+    allowTestEdits
+      ? '- You may change test files if a test itself is wrong, but prefer fixing the code under test.'
+      : '- Do NOT edit, delete, skip or weaken test files: fix the code under test. A change to a test file cannot win.',
+    '- Change as little as needed, and keep the code style of the file.',
+  ].join('\n');
+}
+
+/** What the model is told after an answer that did not validate. */
+export function fixRetryMessage(error: string): string {
+  return [
+    `Your answer was not valid: ${error}`,
+    'Answer again with ONLY the JSON object described above, with the complete content of every file you change.',
+  ].join('\n');
+}
+
+/**
+ * The prompt for one fix: the rules, the test command and the last run (never cut), then within
+ * `maxPromptTokens` by priority: the end of the output, the files named in the failure output, the
+ * files they import, the repository map, other files. Files are shown whole or not at all (the
+ * answer must hold whole files); what is left out is listed in the prompt.
+ */
+export function buildFixPrompt(input: FixPromptInput): FixPrompt {
+  const system = fixSystemPrompt(input.allowTestEdits);
+  const header = headerSection(input);
+  let reserve = 0;
+  for (let attempt = 0; ; attempt += 1) {
+    const built = assemble(input, system, header, reserve);
+    const over = built.estimatedTokens - input.maxPromptTokens;
+    // The note on what was left out is written last; make room for it and try again.
+    if (over <= 0 || built.cuttable <= 0 || attempt >= 20) return built.prompt;
+    reserve += over;
+  }
+}
+
+function assemble(
+  input: FixPromptInput,
+  system: string,
+  header: string,
+  reserve: number,
+): { prompt: FixPrompt; estimatedTokens: number; cuttable: number } {
+  let left = input.maxPromptTokens - estimateTokens(system) - estimateTokens(header) - reserve;
+  const omitted: string[] = [];
+
+  // 1. The end of the output.
+  const limit = input.maxOutputChars ?? defaultMaxOutputChars;
+  const fullTail = stripAnsi(input.lastRun?.outputTail ?? '');
+  let tail = tailOf(fullTail, limit);
+  const wrapper = estimateTokens(outputSection('', input.lastRun));
+  if (estimateTokens(tail) + wrapper > left) tail = tailOf(tail, Math.max(0, (left - wrapper) * 4));
+  if (tail.length < fullTail.length) {
+    omitted.push(`the first ${fullTail.length - tail.length} characters of the test output`);
+  }
+  const output = outputSection(tail, input.lastRun);
+  left -= estimateTokens(output);
+
+  // 2. Named and imported files, whole or not at all.
+  const shown: PromptFile[] = [];
+  const place = (file: PromptFile, noteIfLeftOut: boolean): void => {
+    const cost = estimateTokens(fileSection(file));
+    if (cost <= left) {
+      shown.push(file);
+      left -= cost;
+    } else if (noteIfLeftOut) {
+      omitted.push(`the file ${file.path} (${reasonText(file.reason)}, about ${cost} tokens)`);
+    }
+  };
+  for (const file of input.files) if (file.reason !== 'other') place(file, true);
+
+  // 3. The repository map.
+  const sorted = [...input.fileList].sort();
+  const mapLines: string[] = [];
+  const mapHeader = `## Repository files (${sorted.length})\n`;
+  if (sorted.length > 0 && estimateTokens(mapHeader) <= left) {
+    left -= estimateTokens(mapHeader);
+    for (const file of sorted.slice(0, maxMapEntries)) {
+      const cost = estimateTokens(`${file}\n`);
+      if (cost > left) break;
+      mapLines.push(file);
+      left -= cost;
+    }
+  }
+  if (mapLines.length < sorted.length) {
+    omitted.push(`${sorted.length - mapLines.length} of the ${sorted.length} repository file names`);
+  }
+
+  // 4. Other files fill what is left; leaving them out is not worth a note.
+  for (const file of input.files) if (file.reason === 'other') place(file, false);
+
+  const parts = [header, output];
+  for (const file of shown) parts.push(fileSection(file));
+  if (mapLines.length > 0) parts.push(`${mapHeader}${mapLines.join('\n')}`);
+  if (omitted.length > 0) {
+    parts.push(
+      [
+        `## Left out to stay within the prompt budget of ${input.maxPromptTokens} tokens`,
+        ...omitted.map((what) => `- ${what}`),
+      ].join('\n'),
+    );
+  }
+  parts.push(
+    'Answer with ONLY the JSON object. Every file you list must hold its complete new content.',
+  );
+  const messages: ChatMessage[] = [
+    { role: 'system', content: system },
+    { role: 'user', content: parts.join('\n\n') },
+  ];
+  const estimatedTokens = estimateMessagesTokens(messages);
+  return {
+    prompt: { messages, estimatedTokens, shownFiles: shown.map((f) => f.path), omitted },
+    estimatedTokens,
+    // How much could still be cut to make room for the note.
+    cuttable: estimateTokens(tail) + shown.length + mapLines.length,
+  };
+}
+
+function headerSection(input: FixPromptInput): string {
+  const lines = [
+    'The test command of this repository fails. Find the cause and fix it.',
+    '',
+    `Test command (argv): ${JSON.stringify(input.testCommand)}`,
+  ];
+  const locations = input.locations.slice(0, maxLocations);
+  if (locations.length > 0) {
+    lines.push('', '## Locations named in the test output');
+    for (const location of locations) {
+      const test = isTestPath(location.path) ? ' (test file)' : '';
+      lines.push(
+        `- ${location.path}${location.line === null ? '' : `:${location.line}`}${test}`,
+      );
+    }
+  }
+  return lines.join('\n');
+}
+
+function outputSection(tail: string, run: RunSummary | null): string {
+  if (run === null) return '## Last test run\nNo test run is recorded yet.';
+  const facts = [
+    run.exitCode === null ? 'no exit code' : `exit code ${run.exitCode}`,
+    run.signal === null ? null : `killed by ${run.signal}`,
+    run.timedOut ? 'timed out' : null,
+    run.parsed
+      ? `${run.passed} passed, ${run.failed} failed, ${run.skipped} skipped`
+      : 'the test counts could not be parsed',
+    run.error === null ? null : `error: ${run.error}`,
+  ].filter((fact): fact is string => fact !== null);
+  const fence = fenceFor(tail);
+  return [
+    '## Last test run',
+    `${facts.join('; ')}.`,
+    tail === '' ? 'No output.' : `The end of its output:\n${fence}text\n${tail}\n${fence}`,
+  ].join('\n');
+}
+
+function fileSection(file: PromptFile): string {
+  const fence = fenceFor(file.content);
+  const test = isTestPath(file.path) ? ', a test file' : '';
+  const body = file.content.endsWith('\n') ? file.content : `${file.content}\n`;
+  return `## File ${file.path} (${reasonText(file.reason)}${test})\n${fence}\n${body}${fence}`;
+}
+
+function reasonText(reason: PromptFile['reason']): string {
+  switch (reason) {
+    case 'failure':
+      return 'named in the test output';
+    case 'referenced':
+      return 'imported by a file named in the test output';
+    case 'other':
+      return 'part of the repository';
+  }
+}
+
+/** A backtick fence longer than any run of backticks in the text. */
+export function fenceFor(text: string): string {
+  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+  return '`'.repeat(Math.max(3, longest + 1));
+}
+
+/** The last `chars` characters, starting at a line where possible. */
+function tailOf(text: string, chars: number): string {
+  if (text.length <= chars) return text;
+  if (chars <= 0) return '';
+  const cut = text.slice(text.length - chars);
+  const newline = cut.indexOf('\n');
+  return newline >= 0 && newline < cut.length - 1 ? cut.slice(newline + 1) : cut;
+}
