@@ -99,12 +99,18 @@ async function create(
     testCommand: fields.testCommand,
     maxIterations: fields.maxIterations,
     hypothesesPerIteration: fields.hypothesesPerIteration,
+    fixer: fields.fixer,
+    allowTestEdits: fields.allowTestEdits,
+    maxTokens: fields.maxTokens,
+    plan: fields.plan,
   };
   const { id } = await runtime.tasks.createTask(input, actor);
   return jsonResponse({ id }, 201, { Location: `/api/v1/tasks/${encodeURIComponent(id)}` });
 }
 
-const integerFields = new Set(['maxIterations', 'hypothesesPerIteration']);
+const integerFields = new Set(['maxIterations', 'hypothesesPerIteration', 'maxTokens']);
+/** Form fields that carry JSON (arrays, booleans). */
+const jsonFields = new Set(['testCommand', 'plan', 'allowTestEdits']);
 
 /**
  * Form fields are strings: `testCommand` is a JSON array, the counts are decimal numbers, and an
@@ -120,7 +126,7 @@ function formToInput(fields: ReadonlyMap<string, string>): Record<string, unknow
       );
     }
     if (value === '') continue;
-    if (name === 'testCommand') entries.push([name, parseTestCommand(value)]);
+    if (jsonFields.has(name)) entries.push([name, parseJsonField(name, value)]);
     else if (integerFields.has(name)) entries.push([name, parseInteger(name, value)]);
     else entries.push([name, value]);
   }
@@ -128,13 +134,15 @@ function formToInput(fields: ReadonlyMap<string, string>): Record<string, unknow
   return Object.fromEntries(entries);
 }
 
-function parseTestCommand(value: string): unknown {
+function parseJsonField(name: string, value: string): unknown {
   try {
     return JSON.parse(value) as unknown;
   } catch {
     throw new AppError(
       'INVALID_ARGUMENT',
-      'testCommand must be a JSON array of strings, e.g. ["pytest","-q"]',
+      name === 'testCommand'
+        ? 'testCommand must be a JSON array of strings, e.g. ["pytest","-q"]'
+        : `${name} must be JSON (${name === 'plan' ? 'an array of steps' : 'true or false'})`,
     );
   }
 }

@@ -28,6 +28,19 @@ export const createTaskFieldsSchema = z.strictObject({
   testCommand: testCommandSchema,
   maxIterations: z.int().min(1).max(10).default(3),
   hypothesesPerIteration: z.int().min(1).max(16).default(3),
+  fixer: z.enum(['external', 'llm']).optional(),
+  allowTestEdits: z.boolean().optional(),
+  maxTokens: z.int().min(1).optional(),
+  plan: z
+    .array(
+      z.strictObject({
+        title: z.string().min(1).max(200),
+        scope: z.string().max(2000).optional(),
+        gates: z.array(testCommandSchema).max(10),
+      }),
+    )
+    .max(50)
+    .optional(),
 });
 
 export type CreateTaskFields = z.output<typeof createTaskFieldsSchema>;
