@@ -99,6 +99,7 @@ export class PrismaTaskStore implements TaskLoopStore {
               taken: iteration.status === 'running',
             },
       lastRun: await this.lastRun(taskId),
+      baselineRun: await this.baselineRun(taskId),
     };
   }
 
@@ -112,6 +113,32 @@ export class PrismaTaskStore implements TaskLoopStore {
       orderBy: { createdAt: 'desc' },
     });
     return run === null ? null : runSummaryOf(run);
+  }
+
+  private async baselineRun(taskId: string): Promise<RunSummary | null> {
+    const run = await this.db.run.findFirst({
+      where: { taskId, kind: 'baseline' },
+      orderBy: { createdAt: 'desc' },
+    });
+    return run === null ? null : runSummaryOf(run);
+  }
+
+  async recordReviewerComment(
+    taskId: string,
+    comment: { reviewer: string; verdict: string; comment: string; diffSha256: string },
+  ): Promise<void> {
+    await this.transact(taskId, async (tx, emit) => {
+      await tx.review.create({
+        data: {
+          taskId,
+          verdict: comment.verdict,
+          diffSha256: comment.diffSha256,
+          reviewer: comment.reviewer,
+          comment: comment.comment,
+        },
+      });
+      await emit({ type: 'review.commented', ...comment });
+    });
   }
 
   async recordBaseline(

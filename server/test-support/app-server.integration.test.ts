@@ -18,7 +18,8 @@ describe('app server harness', () => {
 
   afterAll(async () => {
     for (const server of servers) await server.kill9().catch(() => undefined);
-    await rm(dataDir, { recursive: true, force: true });
+    const dir = dataDir as string | undefined; // unset when the build failed
+    if (dir !== undefined) await rm(dir, { recursive: true, force: true });
   });
 
   it('leaves a build behind', async () => {

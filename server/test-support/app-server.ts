@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdtemp, open, readdir, readFile, rm, stat, utimes } from 'node:fs/promises';
+import { mkdtemp, open, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -171,9 +171,18 @@ async function runBuild(reason: string): Promise<void> {
     });
     await new Promise<void>((resolve) => log.end(resolve));
     if (code !== 0) {
-      const tail = await tailOfFile(buildLogFile, 80);
+      // Keep this log: the next build (any process's) overwrites buildLogFile.
+      const kept = buildLogFile.replace(/\.log$/, `-failed-${process.pid}.log`);
+      const text = await readFile(buildLogFile, 'utf8').catch(() => '');
+      await writeFile(kept, text);
+      const errors = text
+        .split('\n')
+        .filter((line) => /\b(?:error|failed)\b|ERR_|^\s*Type error/i.test(line))
+        .slice(0, 30)
+        .join('\n');
       throw new Error(
-        `next build failed (${signal ?? `exit ${code}`}); last lines of ${buildLogFile}:\n${tail}`,
+        `next build failed (${signal ?? `exit ${code}`}); full log: ${kept}\n` +
+          `lines that mention errors:\n${errors}\nlast lines:\n${tail(text, 40)}`,
       );
     }
     // Date the build by its start, so a source saved during the build makes it stale again.
@@ -527,8 +536,4 @@ function freePort(): Promise<number> {
 
 function tail(text: string, lines = 60): string {
   return text.split('\n').slice(-lines).join('\n');
-}
-
-async function tailOfFile(file: string, lines: number): Promise<string> {
-  return tail(await readFile(file, 'utf8').catch(() => ''), lines);
 }

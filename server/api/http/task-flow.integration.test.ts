@@ -81,7 +81,9 @@ describe.each(databases)('REST API on %s', (database) => {
   afterAll(async () => {
     await server?.kill().catch(() => server?.kill9());
     await scratchDb?.drop();
-    for (const dir of [...scratch, dataDir]) await rm(dir, { recursive: true, force: true });
+    for (const dir of [...scratch, dataDir as string | undefined]) {
+      if (dir !== undefined) await rm(dir, { recursive: true, force: true });
+    }
   }, minutes(2));
 
   describe.each(projectNames)('a task on %s, from upload to approved patch', (name) => {

@@ -83,7 +83,9 @@ afterAll(async () => {
       }
     }
   }
-  for (const dir of [...scratch, dataDir]) await rm(dir, { recursive: true, force: true });
+  for (const dir of [...scratch, dataDir as string | undefined]) {
+    if (dir !== undefined) await rm(dir, { recursive: true, force: true });
+  }
 }, minutes(2));
 
 const worktreeOf = (taskId: string): string => path.join(dataDir, 'worktrees', taskId);

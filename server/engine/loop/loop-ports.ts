@@ -14,6 +14,21 @@ export type LoopSource =
   | { readonly kind: 'git'; readonly url: string; readonly ref: string | null }
   | { readonly kind: 'archive'; readonly name: string };
 
+/** A model that reads the diff under review with the test evidence and comments on it. */
+export interface ReviewerPort {
+  readonly name: string;
+  review(
+    input: {
+      readonly diff: string;
+      readonly flags: DiffFlags;
+      readonly testCommand: readonly string[];
+      readonly baseline: RunSummary | null;
+      readonly final: RunSummary | null;
+    },
+    signal: AbortSignal,
+  ): Promise<{ readonly verdict: string; readonly comment: string; readonly spend: FixerSpend }>;
+}
+
 /** The stored form of what a reviewer approves: the patch bytes, their hash, their flags. */
 export interface ReviewArtifact {
   readonly bytes: Buffer;
@@ -57,6 +72,8 @@ export interface LoopTask {
     /** Whether it took its hypotheses (it was running them when a step ended). */
     readonly taken: boolean;
   } | null;
+  /** The baseline run, once there is one. */
+  readonly baselineRun: RunSummary | null;
   /** The newest complete test run (baseline or an iteration's best), for the fixer. */
   readonly lastRun: RunSummary | null;
 }
@@ -114,6 +131,16 @@ export interface TaskLoopStore {
     commitSha: string,
     mode: ShadowMode,
     results: readonly GateResult[],
+  ): Promise<void>;
+  /** A reviewer model's verdict and comment on the diff under review (never an approval). */
+  recordReviewerComment(
+    taskId: string,
+    comment: {
+      readonly reviewer: string;
+      readonly verdict: string;
+      readonly comment: string;
+      readonly diffSha256: string;
+    },
   ): Promise<void>;
   /** Adds a fixer's token use and estimated cost to the task's budget. */
   recordSpend(taskId: string, spend: FixerSpend): Promise<void>;

@@ -124,6 +124,14 @@ export type TaskEvent =
       readonly flags: DiffFlags;
       readonly size: number;
     }
+  | {
+      /** A reviewer model commented on the diff under review; it cannot approve. */
+      readonly type: 'review.commented';
+      readonly reviewer: string;
+      readonly verdict: string;
+      readonly comment: string;
+      readonly diffSha256: string;
+    }
   | { readonly type: 'task.approved'; readonly sha256: string; readonly by: string }
   | { readonly type: 'task.rejected'; readonly sha256: string; readonly by: string }
   | { readonly type: 'task.rolled_back'; readonly to: string }

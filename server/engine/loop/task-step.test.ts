@@ -238,6 +238,34 @@ describe('stepTask', () => {
     });
   });
 
+  it('a reviewer model comments on the diff under review; its failure is a comment, not a fault', async () => {
+    const store = new MemoryLoopStore();
+    const reviewer = {
+      name: 'critic',
+      review: () =>
+        Promise.resolve({
+          verdict: 'concerns',
+          comment: 'the fix divides by zero on an empty list',
+          spend: { tokens: 50, costMicroUsd: 1 },
+        }),
+    };
+    store.inbox.push(candidate('right'));
+    await drive(loopDeps({ store, fixer: createExternalFixer({ gatherMs: 0 }), reviewer }));
+    expect(store.state.status).toBe('awaiting_review');
+    expect(store.comments).toEqual([
+      expect.objectContaining({ reviewer: 'model:critic', verdict: 'concerns' }),
+    ]);
+
+    const broken = new MemoryLoopStore();
+    broken.inbox.push(candidate('right'));
+    const failing = { name: 'down', review: () => Promise.reject(new Error('connection refused')) };
+    await drive(
+      loopDeps({ store: broken, fixer: createExternalFixer({ gatherMs: 0 }), reviewer: failing }),
+    );
+    expect(broken.state.status).toBe('awaiting_review');
+    expect(broken.comments[0]?.comment).toMatch(/the review model failed: connection refused/);
+  });
+
   it('abandonTask ends an active task as interrupted, rolled back', async () => {
     const store = new MemoryLoopStore();
     const workspace = new FakeWorkspace();

@@ -8,6 +8,7 @@ import type {
   LoopTask,
   LoopWorkspace,
   ReviewArtifact,
+  ReviewerPort,
   ShadowPort,
   TaskLoopStore,
   WorkspacePort,
@@ -32,6 +33,8 @@ export interface LoopDeps {
   /** Other fixers by name (e.g. 'llm'), when configured. */
   readonly fixers?: Readonly<Record<string, Fixer>>;
   readonly clock: Clock;
+  /** Comments on every diff put up for review, when configured. */
+  readonly reviewer?: ReviewerPort;
   readonly buildReview: (input: {
     readonly diff: Buffer;
     readonly subject: string;
@@ -331,11 +334,43 @@ class TaskStep {
       commit: head,
     });
     await this.deps.store.recordReview(this.taskId, artifact);
+    await this.commentOnReview(task, artifact);
     return done;
   }
 
   interrupt(task: LoopTask, reason: string): Promise<StepOutcome> {
     return this.end(task, { type: 'task.interrupted', reason });
+  }
+
+  /** The reviewer model's comment; its failure is a comment too, never a failed task. */
+  private async commentOnReview(task: LoopTask, artifact: ReviewArtifact): Promise<void> {
+    const reviewer = this.deps.reviewer;
+    if (reviewer === undefined) return;
+    let verdict = 'unsure';
+    let comment: string;
+    try {
+      const review = await reviewer.review(
+        {
+          diff: artifact.bytes.toString('utf8'),
+          flags: artifact.flags,
+          testCommand: task.testCommand,
+          baseline: task.baselineRun,
+          final: task.lastRun,
+        },
+        this.signal,
+      );
+      ({ verdict, comment } = review);
+      if (review.spend.tokens > 0) await this.deps.store.recordSpend(this.taskId, review.spend);
+    } catch (error) {
+      if (this.signal.aborted) return;
+      comment = `the review model failed: ${error instanceof Error ? error.message : String(error)}`;
+    }
+    await this.deps.store.recordReviewerComment(this.taskId, {
+      reviewer: `model:${reviewer.name}`,
+      verdict,
+      comment,
+      diffSha256: artifact.sha256,
+    });
   }
 
   /** A step interrupted by its signal: a cancel ends the task; a shutdown leaves it to resume. */

@@ -51,6 +51,7 @@ export class MemoryLoopStore implements TaskLoopStore {
       maxTokens: null,
       tokensUsed: 0,
       openSteps: [],
+      baselineRun: null,
       ...task,
     };
   }
@@ -156,6 +157,16 @@ export class MemoryLoopStore implements TaskLoopStore {
         exitCode: r.run.exitCode,
       })),
     });
+  }
+
+  comments: { reviewer: string; verdict: string; comment: string }[] = [];
+
+  async recordReviewerComment(
+    _t: string,
+    comment: { reviewer: string; verdict: string; comment: string; diffSha256: string },
+  ) {
+    this.comments.push(comment);
+    await this.emit('', { type: 'review.commented', ...comment });
   }
 
   async recordSpend(_t: string, spend: { tokens: number; costMicroUsd: number }) {
