@@ -3,14 +3,15 @@ import { appendEventInTransaction, type StoredEvent } from '../db/event-store';
 import { inTransaction, type Tx } from '../db/transaction';
 import { AppError } from '../errors/app-error';
 import type { CandidateHypothesis, FixerSpend } from '../engine/loop/fixer';
-import type {
-  GateResult,
-  IterationRecord,
-  LoopSource,
-  LoopTask,
-  ReviewArtifact,
-  TaskChanges,
-  TaskLoopStore,
+import {
+  gatesFinished,
+  type GateResult,
+  type IterationRecord,
+  type LoopSource,
+  type LoopTask,
+  type ReviewArtifact,
+  type TaskChanges,
+  type TaskLoopStore,
 } from '../engine/loop/loop-ports';
 import type { RunSummary, TaskEvent } from '../engine/loop/task-events';
 import { reduceTask, type TaskState } from '../engine/loop/task-reducer';
@@ -313,17 +314,7 @@ export class PrismaTaskStore implements TaskLoopStore {
           },
         });
       }
-      await emit({
-        type: 'gates.finished',
-        commitSha,
-        gates: results.map((r) => ({
-          step: r.step,
-          gate: r.gate,
-          argv: r.argv,
-          green: r.run.green,
-          exitCode: r.run.exitCode,
-        })),
-      });
+      await emit(gatesFinished(commitSha, results));
     });
   }
 

@@ -153,6 +153,24 @@ export interface GateResult {
   readonly run: RunSummary;
 }
 
+/** The event announcing gate results (one shape for every store). */
+export function gatesFinished(
+  commitSha: string,
+  results: readonly GateResult[],
+): Extract<TaskEvent, { type: 'gates.finished' }> {
+  return {
+    type: 'gates.finished',
+    commitSha,
+    gates: results.map((r) => ({
+      step: r.step,
+      gate: r.gate,
+      argv: r.argv,
+      green: r.run.green,
+      exitCode: r.run.exitCode,
+    })),
+  };
+}
+
 /** A task's checkout, as the loop uses it. */
 export interface LoopWorkspace {
   readonly path: string;

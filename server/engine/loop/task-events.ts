@@ -3,19 +3,10 @@ import type { HypothesisOutcome } from '../shadow/shadow-report';
 import type { DiffFlags } from '../review/diff-flags';
 import type { TaskStatus } from './task-status';
 
-/** The counts a test run produced, as the API and the UI show them. */
-export interface RunSummary {
-  readonly exitCode: number | null;
-  readonly signal: string | null;
-  readonly timedOut: boolean;
-  readonly durationMs: number;
-  readonly passed: number;
-  readonly failed: number;
-  readonly skipped: number;
-  readonly parsed: boolean;
+/** A test run as the task keeps it: a shadow's outcome without the hypothesis, plus the verdict. */
+export interface RunSummary extends Omit<HypothesisOutcome, 'name' | 'changedLines'> {
+  /** A clean pass (see `isPass`): what "the last run after the last write passed" asks. */
   readonly green: boolean;
-  readonly outputTail: string;
-  readonly error: string | null;
 }
 
 export interface RankedHypothesis extends HypothesisOutcome {

@@ -2,16 +2,17 @@ import type { Hypothesis } from '../../shadow/hypothesis';
 import type { ShadowRunReport } from '../../shadow/shadow-report';
 import type { ShadowRunRequest } from '../../shadow/shadow-request';
 import type { CandidateHypothesis } from '../fixer';
-import type {
-  GateResult,
-  IterationRecord,
-  LoopTask,
-  LoopWorkspace,
-  ReviewArtifact,
-  ShadowPort,
-  TaskChanges,
-  TaskLoopStore,
-  WorkspacePort,
+import {
+  gatesFinished,
+  type GateResult,
+  type IterationRecord,
+  type LoopTask,
+  type LoopWorkspace,
+  type ReviewArtifact,
+  type ShadowPort,
+  type TaskChanges,
+  type TaskLoopStore,
+  type WorkspacePort,
 } from '../loop-ports';
 import type { LoopDeps } from '../task-step';
 import type { RunSummary, TaskEvent } from '../task-events';
@@ -146,17 +147,7 @@ export class MemoryLoopStore implements TaskLoopStore {
     results: readonly GateResult[],
   ) {
     this.gateRuns.push({ commitSha, results });
-    await this.emit('', {
-      type: 'gates.finished',
-      commitSha,
-      gates: results.map((r) => ({
-        step: r.step,
-        gate: r.gate,
-        argv: r.argv,
-        green: r.run.green,
-        exitCode: r.run.exitCode,
-      })),
-    });
+    await this.emit('', gatesFinished(commitSha, results));
   }
 
   comments: { reviewer: string; verdict: string; comment: string }[] = [];
