@@ -14,6 +14,8 @@ import { createShadowRunner } from './engine/shadow/create-shadow-runner';
 import { pruneStaleWorktrees } from './engine/workspace/prune-worktrees';
 import { workspaceLayout } from './engine/workspace/workspace-layout';
 import { loadEnv, type Env } from './env';
+import { createLlmAdapters } from './llm/llm-adapters';
+import { loadLlmConfig, type LlmConfig } from './llm/llm-config';
 import { JobQueue, describeError, isLocalWorkerAlive, newWorkerId } from './queue/job-queue';
 import { JobRunner } from './queue/job-runner';
 import type { Actor, TaskServiceApi } from './tasks/task-api';
@@ -46,6 +48,8 @@ export interface RuntimeOptions {
   readonly taskConcurrency?: number;
   /** After an iteration's first hypothesis arrives, how long to wait for more to run with it. */
   readonly gatherMs?: number;
+  /** The LLM endpoint; default from the environment (SHADOWBOX_LLM_*), null for none. */
+  readonly llm?: LlmConfig | null;
 }
 
 /**
@@ -84,14 +88,25 @@ export async function createRuntime(
     clock: systemClock,
     buildReview: buildReviewArtifact,
   };
+  // The LLM fixer and reviewer exist only when an endpoint is configured (SHADOWBOX_LLM_*).
+  const llmConfig = options.llm === undefined ? loadLlmConfig() : options.llm;
+  const llm = llmConfig === null ? null : createLlmAdapters(llmConfig);
+  const reviewer = llm?.reviewer ?? null;
+  const loop: LoopDeps = {
+    ...deps,
+    ...(llm === null ? {} : { fixers: { llm: llm.fixer } }),
+    ...(reviewer === null || llmConfig?.reviewerModel == null
+      ? {}
+      : { reviewer: { name: llmConfig.reviewerModel, review: (i, s) => reviewer.review(i, s) } }),
+  };
   const runner = new JobRunner({
     queue,
     workerId: newWorkerId(),
     concurrency: options.taskConcurrency ?? 2,
     handler: {
-      step: (taskId, signal) => stepTask(deps, taskId, signal),
+      step: (taskId, signal) => stepTask(loop, taskId, signal),
       onGiveUp: (taskId, error) =>
-        abandonTask(deps, taskId, `the task could not go on: ${describeError(error)}`),
+        abandonTask(loop, taskId, `the task could not go on: ${describeError(error)}`),
     },
   });
   const tasks = new TaskService({
@@ -101,6 +116,8 @@ export async function createRuntime(
     layout,
     gitPolicy: defaultGitUrlPolicy,
     clock: systemClock,
+    llmAvailable: llm !== null,
+    ...(llm === null ? {} : { defaultTaskTokenBudget: llm.defaultTaskTokenBudget }),
     scheduler: {
       async schedule(taskId) {
         await queue.enqueue(taskId);

@@ -16,19 +16,17 @@ export const fixAnswerSchema = hypothesisSchema.superRefine((answer, ctx) => {
     });
     return;
   }
+  const paths: { path: string; at: (string | number)[] }[] = [
+    ...answer.edits.map((edit, i) => ({ path: edit.path, at: ['edits', i, 'path'] })),
+    ...answer.delete.map((path, i) => ({ path, at: ['delete', i] })),
+  ];
   let valid = true;
-  const check = (path: string, at: (string | number)[]): void => {
+  for (const { path, at } of paths) {
     const problem = pathProblem(path);
-    if (problem === null) return;
+    if (problem === null) continue;
     valid = false;
     ctx.addIssue({ code: 'custom', path: at, message: `path '${path}' ${problem}` });
-  };
-  answer.edits.forEach((edit, i) => {
-    check(edit.path, ['edits', i, 'path']);
-  });
-  answer.delete.forEach((path, i) => {
-    check(path, ['delete', i]);
-  });
+  }
   if (!valid) return;
   try {
     checkHypothesisPaths(answer);

@@ -48,7 +48,10 @@ export function createLlmFixer(options: LlmFixerOptions): Fixer {
       const prompt = await promptFor(request, options.maxPromptTokens, signal);
       let samples = need;
       if (request.tokensLeft !== null) {
-        samples = Math.min(need, Math.floor(request.tokensLeft / Math.max(1, prompt.estimatedTokens)));
+        samples = Math.min(
+          need,
+          Math.floor(request.tokensLeft / Math.max(1, prompt.estimatedTokens)),
+        );
       }
       if (samples <= 0) {
         if (pending.length > 0) return { kind: 'run', hypotheses: pending };

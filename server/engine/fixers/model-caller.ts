@@ -172,8 +172,7 @@ function firstOutcome(result: CallResult): SampleOutcome {
 }
 
 export type Validation<T> =
-  | { readonly ok: true; readonly value: T }
-  | { readonly ok: false; readonly error: string };
+  { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: string };
 
 export type ValidatedSample<T> =
   | { readonly kind: 'valid'; readonly value: T; readonly retried: boolean }

@@ -1,7 +1,7 @@
 import type { RunSummary } from '../loop/task-events';
 import { stripAnsi } from '../parsers/text';
 import { isTestPath } from '../review/diff-flags';
-import { estimateMessagesTokens, estimateTokens, type ChatMessage } from './chat-client';
+import { estimateMessagesTokens, type ChatMessage } from './chat-client';
 import type { FailureLocation } from './failure-locations';
 
 /** A file offered to the prompt; the caller lists them highest priority first. */
@@ -99,30 +99,42 @@ function assemble(
   header: string,
   reserve: number,
 ): { prompt: FixPrompt; estimatedTokens: number; cuttable: number } {
-  let left = input.maxPromptTokens - estimateTokens(system) - estimateTokens(header) - reserve;
+  // Counted in characters (4 per token) so that many small parts are not each rounded up; every
+  // part after the header costs its length plus the blank line that joins it.
+  const closing =
+    'Answer with ONLY the JSON object. Every file you list must hold its complete new content.';
+  let left =
+    (input.maxPromptTokens - reserve) * 4 -
+    system.length -
+    header.length -
+    (closing.length + 2) -
+    // one rounding up per message
+    8;
   const omitted: string[] = [];
 
   // 1. The end of the output.
   const limit = input.maxOutputChars ?? defaultMaxOutputChars;
   const fullTail = stripAnsi(input.lastRun?.outputTail ?? '');
   let tail = tailOf(fullTail, limit);
-  const wrapper = estimateTokens(outputSection('', input.lastRun));
-  if (estimateTokens(tail) + wrapper > left) tail = tailOf(tail, Math.max(0, (left - wrapper) * 4));
+  const wrapper = outputSection('x', input.lastRun).length + 2;
+  if (tail.length + wrapper > left) tail = tailOf(tail, Math.max(0, left - wrapper));
   if (tail.length < fullTail.length) {
     omitted.push(`the first ${fullTail.length - tail.length} characters of the test output`);
   }
   const output = outputSection(tail, input.lastRun);
-  left -= estimateTokens(output);
+  left -= output.length + 2;
 
   // 2. Named and imported files, whole or not at all.
   const shown: PromptFile[] = [];
   const place = (file: PromptFile, noteIfLeftOut: boolean): void => {
-    const cost = estimateTokens(fileSection(file));
+    const cost = fileSection(file).length + 2;
     if (cost <= left) {
       shown.push(file);
       left -= cost;
     } else if (noteIfLeftOut) {
-      omitted.push(`the file ${file.path} (${reasonText(file.reason)}, about ${cost} tokens)`);
+      omitted.push(
+        `the file ${file.path} (${reasonText(file.reason)}, about ${Math.ceil(cost / 4)} tokens)`,
+      );
     }
   };
   for (const file of input.files) if (file.reason !== 'other') place(file, true);
@@ -130,18 +142,19 @@ function assemble(
   // 3. The repository map.
   const sorted = [...input.fileList].sort();
   const mapLines: string[] = [];
-  const mapHeader = `## Repository files (${sorted.length})\n`;
-  if (sorted.length > 0 && estimateTokens(mapHeader) <= left) {
-    left -= estimateTokens(mapHeader);
+  const mapHeader = `## Repository files (${sorted.length})`;
+  if (sorted.length > 0 && mapHeader.length + 2 <= left) {
+    left -= mapHeader.length + 2;
     for (const file of sorted.slice(0, maxMapEntries)) {
-      const cost = estimateTokens(`${file}\n`);
-      if (cost > left) break;
+      if (file.length + 1 > left) break;
       mapLines.push(file);
-      left -= cost;
+      left -= file.length + 1;
     }
   }
   if (mapLines.length < sorted.length) {
-    omitted.push(`${sorted.length - mapLines.length} of the ${sorted.length} repository file names`);
+    omitted.push(
+      `${sorted.length - mapLines.length} of the ${sorted.length} repository file names`,
+    );
   }
 
   // 4. Other files fill what is left; leaving them out is not worth a note.
@@ -149,7 +162,7 @@ function assemble(
 
   const parts = [header, output];
   for (const file of shown) parts.push(fileSection(file));
-  if (mapLines.length > 0) parts.push(`${mapHeader}${mapLines.join('\n')}`);
+  if (mapLines.length > 0) parts.push([mapHeader, ...mapLines].join('\n'));
   if (omitted.length > 0) {
     parts.push(
       [
@@ -158,9 +171,7 @@ function assemble(
       ].join('\n'),
     );
   }
-  parts.push(
-    'Answer with ONLY the JSON object. Every file you list must hold its complete new content.',
-  );
+  parts.push(closing);
   const messages: ChatMessage[] = [
     { role: 'system', content: system },
     { role: 'user', content: parts.join('\n\n') },
@@ -170,7 +181,7 @@ function assemble(
     prompt: { messages, estimatedTokens, shownFiles: shown.map((f) => f.path), omitted },
     estimatedTokens,
     // How much could still be cut to make room for the note.
-    cuttable: estimateTokens(tail) + shown.length + mapLines.length,
+    cuttable: tail.length + shown.length + mapLines.length,
   };
 }
 
@@ -185,9 +196,7 @@ function headerSection(input: FixPromptInput): string {
     lines.push('', '## Locations named in the test output');
     for (const location of locations) {
       const test = isTestPath(location.path) ? ' (test file)' : '';
-      lines.push(
-        `- ${location.path}${location.line === null ? '' : `:${location.line}`}${test}`,
-      );
+      lines.push(`- ${location.path}${location.line === null ? '' : `:${location.line}`}${test}`);
     }
   }
   return lines.join('\n');

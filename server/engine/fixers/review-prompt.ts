@@ -136,6 +136,7 @@ function flagLines(flags: DiffFlags): string[] {
     'hidden characters',
     flags.hiddenCharacters.map((h) => `${h.path}:${h.line} ${h.codePoints.join(' ')}`),
   );
-  if (lines.length === 1) lines.push('- none of: test changes, mode changes, binary files, links, hidden characters');
+  if (lines.length === 1)
+    lines.push('- none of: test changes, mode changes, binary files, links, hidden characters');
   return lines;
 }

@@ -266,6 +266,27 @@ describe('stepTask', () => {
     expect(broken.comments[0]?.comment).toMatch(/the review model failed: connection refused/);
   });
 
+  it('an iteration whose samples were all rejected is red, with the reasons kept', async () => {
+    const store = new MemoryLoopStore({ fixer: 'llm', maxIterations: 1 });
+    const shadows = new FakeShadows();
+    const llm: Fixer = {
+      name: 'llm',
+      decide: () =>
+        Promise.resolve({
+          kind: 'run',
+          hypotheses: [],
+          rejected: [{ name: 'llm-1-1', origin: 'llm', reason: 'not JSON' }],
+        }),
+    };
+    await drive(loopDeps({ store, shadows, fixer: createScriptedFixer([]), fixers: { llm } }));
+    expect(shadows.requests.filter((r) => r.apply === true)).toEqual([]);
+    expect(store.events.find((e) => e.type === 'iteration.finished')).toMatchObject({
+      green: false,
+      rejected: [{ name: 'llm-1-1', reason: 'not JSON' }],
+    });
+    expect(store.state.status).toBe('failed');
+  });
+
   it('abandonTask ends an active task as interrupted, rolled back', async () => {
     const store = new MemoryLoopStore();
     const workspace = new FakeWorkspace();

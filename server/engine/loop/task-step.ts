@@ -68,6 +68,14 @@ export function summarize(outcome: HypothesisOutcome): RunSummary {
   };
 }
 
+const emptyReport = (mode: ShadowRunReport['mode']): ShadowRunReport => ({
+  mode,
+  winner: null,
+  winnerDiff: null,
+  hypotheses: [],
+  applied: false,
+});
+
 /** Files a hypothesis writes or deletes: exactly what its checkpoint commits. */
 const touchedPaths = (h: Hypothesis): string[] => [...h.edits.map((e) => e.path), ...h.delete];
 
@@ -282,7 +290,11 @@ class TaskStep {
         ? []
         : hypotheses.filter((h) => touchedPaths(h).some(isTestPath)).map((h) => h.name),
     );
-    const report = await this.shadowRun(task, workspace, iteration.index, hypotheses, true, demote);
+    // Every sample a fixer produced may have been rejected: a red iteration with nothing to run.
+    const report =
+      hypotheses.length === 0
+        ? emptyReport(this.deps.shadows.mode)
+        : await this.shadowRun(task, workspace, iteration.index, hypotheses, true, demote);
     if (report === null) return this.aborted(task);
     const winner = hypotheses.find((h) => h.name === report.winner);
     const checkpointSha =

@@ -1,0 +1,129 @@
+import { copyFile, mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadLlmConfig } from '../llm/llm-config';
+import { createRuntime, type ServerRuntime } from '../runtime';
+import { requestText, startFakeOpenAi, type FakeOpenAi } from '../test-support/fake-openai';
+import { fixtureProject, packProject } from '../test-support/projects';
+import type { TaskView } from './task-api';
+
+const project = fixtureProject('pytest-calc');
+const agent = { kind: 'token', tokenId: 'agent-1', scopes: ['agent'] } as const;
+const usage = { prompt_tokens: 900, completion_tokens: 100 };
+
+let dataDir: string;
+let fake: FakeOpenAi;
+let runtime: ServerRuntime;
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(path.join(os.tmpdir(), 'sbx-llm-task-'));
+  // The model: the right fix once the prompt shows the failing test, a review for a diff.
+  fake = await startFakeOpenAi((request) => {
+    const text = requestText(request);
+    if (request.body.model === 'critic') {
+      return { content: '{"verdict":"looks_good","comment":"divides as the test expects"}', usage };
+    }
+    const answer = text.includes('test_mean') ? project.hypotheses.right : project.hypotheses.wrong;
+    return { content: JSON.stringify(answer), usage };
+  });
+  const llm = loadLlmConfig({
+    SHADOWBOX_LLM_BASE_URL: fake.url,
+    SHADOWBOX_LLM_MODEL: 'fixer',
+    SHADOWBOX_REVIEWER_MODEL: 'critic',
+    SHADOWBOX_LLM_PRICE_INPUT_PER_MTOK: '2',
+    SHADOWBOX_LLM_PRICE_OUTPUT_PER_MTOK: '8',
+  });
+  runtime = await createRuntime(
+    {
+      dataDir,
+      host: '127.0.0.1',
+      port: 0,
+      database: { provider: 'sqlite', file: path.join(dataDir, 'db.sqlite') },
+    },
+    { llm },
+  );
+});
+
+afterAll(async () => {
+  await runtime.close();
+  await fake.close();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+async function waitFor(id: string, done: (t: TaskView) => boolean): Promise<TaskView> {
+  const until = Date.now() + 180_000;
+  for (;;) {
+    const task = await runtime.tasks.getTask(id);
+    if (done(task)) return task;
+    if (Date.now() > until) throw new Error(`timed out: ${JSON.stringify(task).slice(0, 2000)}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+describe('a task with the LLM fixer', () => {
+  it('reaches green with the model’s fix, shows its spend and the reviewer’s comment', async () => {
+    const packed = await packProject(project);
+    const upload = path.join(runtime.uploadDir, 'llm-upload');
+    await copyFile(packed.file, upload);
+    await packed.cleanup();
+    const { id } = await runtime.tasks.createTask(
+      {
+        source: { kind: 'archive', file: upload, name: packed.name },
+        testCommand: project.testCommand,
+        fixer: 'llm',
+        hypothesesPerIteration: 2,
+      },
+      agent,
+    );
+    // The reviewer comments right after the diff is put up for review.
+    const task = await waitFor(
+      id,
+      (t) =>
+        (t.status === 'awaiting_review' && t.reviewComments.length > 0) || t.status === 'failed',
+    );
+    expect(task.status).toBe('awaiting_review');
+    expect(task.iterations[0]?.hypotheses[0]).toMatchObject({ origin: 'llm', verdict: 'winner' });
+    // One request for both samples (n = 2; usage covers all choices) and one review, 1,000
+    // tokens each, at (900 × 2 + 100 × 8) / 1e6 $ = 2,600 µ$ each.
+    expect(fake.requests.map((r) => [r.body.model, r.body.n ?? 1])).toEqual([
+      ['fixer', 2],
+      ['critic', 1],
+    ]);
+    expect(task.spend.tokens).toBe(2000);
+    expect(task.spend.costMicroUsd).toBe(2 * 2600);
+    expect(task.spend.maxTokens).toBe(200_000);
+    expect(task.reviewComments).toEqual([
+      expect.objectContaining({ reviewer: 'model:critic', verdict: 'looks_good' }),
+    ]);
+    expect(task.status).not.toBe('approved');
+  });
+
+  it('is refused at creation when the server has no LLM configured', async () => {
+    const bare = await mkdtemp(path.join(os.tmpdir(), 'sbx-llm-none-'));
+    const plain = await createRuntime(
+      {
+        dataDir: bare,
+        host: '127.0.0.1',
+        port: 0,
+        database: { provider: 'sqlite', file: path.join(bare, 'db.sqlite') },
+      },
+      { llm: null },
+    );
+    try {
+      await expect(
+        plain.tasks.createTask(
+          {
+            source: { kind: 'git', url: 'https://example.com/x.git' },
+            testCommand: ['pytest'],
+            fixer: 'llm',
+          },
+          agent,
+        ),
+      ).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: /no LLM configured/ });
+    } finally {
+      await plain.close();
+      await rm(bare, { recursive: true, force: true });
+    }
+  });
+});
