@@ -20,6 +20,10 @@ const commands: Record<string, { summary: string; load: () => Promise<CliCommand
     summary: 'start the web app and the task runner (needs `npm run build` first)',
     load: async () => (await import('./commands/serve')).serveCommand,
   },
+  mcp: {
+    summary: 'serve the MCP tools (shadow_run, tasks, milestones) to a local agent on stdio',
+    load: async () => (await import('./commands/mcp')).mcpCommand,
+  },
   token: {
     summary: 'create, list or revoke the API tokens agents and reviewers authenticate with',
     load: async () => (await import('./commands/token')).tokenCommand,

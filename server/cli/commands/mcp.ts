@@ -1,0 +1,77 @@
+import { Writable } from 'node:stream';
+import { parseArgs } from 'node:util';
+import { loadEnv } from '../../env';
+import { dataDirShadows } from '../../mcp/services';
+import { serveMcpStdio } from '../../mcp/stdio';
+import { createRuntime } from '../../runtime';
+import { exitCodes, type CliCommand, type CliIo } from '../cli-io';
+
+const help = `Usage: shadowbox mcp
+
+Serves the Model Context Protocol on stdin/stdout for a local agent (Claude Code, Codex, …), acting
+as the machine's user. Tools: shadow_run (hypotheses in shadows of a workspace of yours or of a
+task's worktree), create_task, submit_hypotheses, get_task, get_diff, milestone. None approves or
+rejects a task.
+
+It opens the data directory SHADOWBOX_DATA_DIR (default ./data; database DATABASE_URL) and runs
+tasks like the web server, taking them from the same database queue. It ends when stdin ends, or on
+SIGINT/SIGTERM. Only MCP messages are written to stdout; logs go to stderr.
+
+Register it with a client, e.g.:
+  {"mcpServers":{"shadowbox":{"command":"npx","args":["shadowbox","mcp"],"cwd":"/path/to/shadowbox"}}}
+`;
+
+/** Whatever the process prints goes to stderr: stdout carries JSON-RPC and nothing else. */
+function keepStdoutForProtocol(): void {
+  const toStderr = (...args: unknown[]): void => {
+    console.error(...args);
+  };
+  console.log = toStderr;
+  console.info = toStderr;
+  console.debug = toStderr;
+}
+
+function writableOf(stdout: CliIo['stdout']): Writable {
+  if (stdout instanceof Writable) return stdout;
+  return new Writable({
+    write(chunk: Buffer | string, _encoding, callback) {
+      stdout.write(chunk.toString());
+      callback();
+    },
+  });
+}
+
+export const mcpCommand: CliCommand = async (args, io) => {
+  const { values } = parseArgs({
+    args: [...args],
+    options: { help: { type: 'boolean', short: 'h' } },
+  });
+  if (values.help === true) {
+    io.stdout.write(help);
+    return exitCodes.ok;
+  }
+  const env = loadEnv(io.env, io.cwd);
+  keepStdoutForProtocol();
+  const runtime = await createRuntime(env);
+  const shadows = dataDirShadows(env.dataDir);
+  const stop = new AbortController();
+  const onSignal = (): void => {
+    stop.abort();
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    await serveMcpStdio({
+      services: { tasks: runtime.tasks, shadows },
+      stdin: io.stdin,
+      stdout: writableOf(io.stdout),
+      signal: stop.signal,
+    });
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    await runtime.close();
+    await shadows.settled();
+  }
+  return exitCodes.ok;
+};

@@ -1,0 +1,29 @@
+import { z } from 'zod';
+
+/**
+ * The `shadowbox shadow-run --json` object (ShadowRunReport), as `shadow_run`'s structured result.
+ * Loose objects: a field the engine adds later must not make a valid report fail validation.
+ */
+export const hypothesisResultSchema = z.looseObject({
+  name: z.string(),
+  rank: z.int().describe('1 for the best'),
+  exitCode: z.int().nullable(),
+  signal: z.string().nullable(),
+  timedOut: z.boolean(),
+  durationMs: z.number(),
+  passed: z.int(),
+  failed: z.int(),
+  skipped: z.int(),
+  parsed: z.boolean().describe('whether the test counts were parsed from the output'),
+  changedLines: z.int(),
+  outputTail: z.string().describe('the end of the output (the assertion that broke)'),
+  error: z.string().nullable().describe('why the run cannot be trusted; null for a clean run'),
+});
+
+export const shadowRunReportSchema = z.looseObject({
+  mode: z.enum(['overlay', 'inplace']),
+  winner: z.string().nullable().describe('the best hypothesis if it passed, else null'),
+  winnerDiff: z.string().nullable().describe("the winner's unified diff against the workspace"),
+  hypotheses: z.array(hypothesisResultSchema).describe('best first'),
+  applied: z.boolean().describe('always false: shadow_run never writes the workspace'),
+});

@@ -1,0 +1,33 @@
+import type { ShadowRunner } from '../engine/shadow';
+import type { Actor, TaskServiceApi } from '../tasks/task-api';
+
+/** How the client reached the server: the local user over stdio, or a token holder over HTTP. */
+export type McpTransportKind = 'stdio' | 'http';
+
+/** The shadow runner as `shadow_run` uses it. */
+export type McpShadowRunner = Pick<ShadowRunner, 'mode' | 'fallbackReason' | 'run'>;
+
+/** Where `shadow_run` runs: the server's one shadow runner, and the tasks' worktrees. */
+export interface McpShadows {
+  /** The server's shadow runner, created on first use and kept for the life of the process. */
+  runner(): Promise<McpShadowRunner>;
+  /** The absolute path of a task's worktree (it may not exist yet, or any more). */
+  worktreeOf(taskId: string): string;
+}
+
+/** What the tools are built on; one per process, shared by every MCP session. */
+export interface McpServices {
+  readonly tasks: TaskServiceApi;
+  readonly shadows: McpShadows;
+}
+
+/** One tool call: who asks, over what, and the call's own cancellation and progress. */
+export interface ToolContext {
+  readonly services: McpServices;
+  readonly actor: Actor;
+  readonly transport: McpTransportKind;
+  /** Aborted when the client cancels the call or goes away. */
+  readonly signal: AbortSignal;
+  /** Tells the client how far the call is, when it asked for progress; never throws. */
+  progress(done: number, total: number, message: string): void;
+}

@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { createTaskFieldsSchema } from '../../api/rest/schemas';
+import { defineTool } from '../define-tool';
+
+const fields = createTaskFieldsSchema.shape;
+
+// The REST fields (the same limits and messages), with the Git URL required: archives are uploads,
+// which MCP does not carry.
+const input = z.strictObject({
+  gitUrl: fields.gitUrl
+    .unwrap()
+    .describe('https:// URL of a public Git repository (archives are not offered over MCP)'),
+  ref: fields.ref.describe('branch, tag or commit; default HEAD'),
+  testCommand: fields.testCommand.describe(
+    'argv of the test command, checked by the command policy, e.g. ["python3","-m","pytest","-q"]',
+  ),
+  maxIterations: fields.maxIterations,
+  hypothesesPerIteration: fields.hypothesesPerIteration,
+  fixer: fields.fixer.describe(
+    "'external' (default): hypotheses come from you; 'llm': the server's model proposes them",
+  ),
+  allowTestEdits: fields.allowTestEdits.describe('let hypotheses that edit tests win'),
+  maxTokens: fields.maxTokens.describe("LLM budget in tokens (fixer 'llm')"),
+  plan: fields.plan.describe(
+    'steps, each with gate commands (argv) that must run green after the last write for milestone done',
+  ),
+});
+
+export const createTaskTool = defineTool({
+  name: 'create_task',
+  title: 'Create a task',
+  description:
+    'Creates a task from a Git URL and a test command: the server checks the source and the command, ' +
+    'makes a worktree, runs the baseline, then waits for hypotheses (submit_hypotheses). Returns its id.',
+  input,
+  output: z.object({ id: z.string() }),
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
+  async run({ gitUrl, ref, ...rest }, { services, actor }) {
+    const { id } = await services.tasks.createTask(
+      { source: { kind: 'git', url: gitUrl, ref }, ...rest },
+      actor,
+    );
+    return { id };
+  },
+});
