@@ -70,13 +70,19 @@ export default tseslint.config(
   {
     files: ['components/**/*.{ts,tsx}'],
     rules: {
-      'no-restricted-imports': [
+      // Values never; the router's *type* is the contract the tRPC client is typed with.
+      '@typescript-eslint/no-restricted-imports': [
         'error',
         {
           patterns: [
             {
-              group: ['@/server/*', '**/server/*'],
+              group: ['@/server/*', '**/server/*', '!@/server/api/trpc/root'],
               message: 'Components talk to the server through tRPC only.',
+            },
+            {
+              group: ['@/server/api/trpc/root'],
+              allowTypeImports: true,
+              message: 'Only the AppRouter type may be imported from the server.',
             },
           ],
         },

@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import Link from 'next/link';
 import type { ReactNode } from 'react';
 import './globals.css';
 
@@ -11,7 +12,20 @@ export const metadata: Metadata = {
 export default function RootLayout({ children }: { readonly children: ReactNode }) {
   return (
     <html lang="en">
-      <body>{children}</body>
+      <body>
+        <a href="#content" className="skip-link">
+          Skip to content
+        </a>
+        <header className="site-header">
+          <nav aria-label="Site">
+            <Link href="/" className="brand">
+              Shadowbox
+            </Link>
+            <Link href="/coding">Tasks</Link>
+          </nav>
+        </header>
+        <div id="content">{children}</div>
+      </body>
     </html>
   );
 }

@@ -75,9 +75,6 @@ type Issues = Parameters<typeof invalidInput>[0];
 
 function hasIssues(value: unknown): value is { issues: Issues } {
   return (
-    typeof value === 'object' &&
-    value !== null &&
-    'issues' in value &&
-    Array.isArray((value as { issues: unknown }).issues)
+    typeof value === 'object' && value !== null && 'issues' in value && Array.isArray(value.issues)
   );
 }

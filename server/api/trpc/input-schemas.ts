@@ -32,5 +32,8 @@ export const readFileInputSchema = z.strictObject({
 export const eventsInputSchema = z.object({
   taskId: taskIdSchema,
   /** Set by the SSE link on a reconnect: the seq of the last event the client has. */
-  lastEventId: z.string().regex(/^\d{1,15}$/).nullish(),
+  lastEventId: z
+    .string()
+    .regex(/^\d{1,15}$/)
+    .nullish(),
 });

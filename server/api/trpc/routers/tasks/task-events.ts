@@ -1,6 +1,7 @@
 import { tracked } from '@trpc/server';
 import type { StoredEvent } from '../../../../db/event-store';
 import type { TaskEvent } from '../../../../engine/loop/task-events';
+import type { TaskServiceApi } from '../../../../tasks/task-api';
 import { publicProcedure } from '../../trpc';
 import { eventsInputSchema } from '../../input-schemas';
 import { timelineEventSchema } from '../../view-schemas';
@@ -14,15 +15,23 @@ import { zTrackedIterable } from '../../z-async-iterable';
 export const taskEvents = publicProcedure
   .input(eventsInputSchema)
   .output(zTrackedIterable(timelineEventSchema))
-  .subscription(async function* ({ ctx, input, signal }) {
-    // An unknown task is refused before the stream starts, not after its first ping.
+  .subscription(async ({ ctx, input, signal }) => {
+    // An unknown task is refused before the stream starts, not inside it.
     await ctx.tasks.getTask(input.taskId);
     const afterSeq = input.lastEventId == null ? 0 : Number(input.lastEventId);
-    const stop = signal ?? new AbortController().signal;
-    for await (const stored of ctx.tasks.events(input.taskId, afterSeq, stop)) {
-      yield tracked(String(stored.seq), toTimelineEvent(stored));
-    }
+    return timeline(ctx.tasks, input.taskId, afterSeq, signal ?? new AbortController().signal);
   });
+
+async function* timeline(
+  tasks: TaskServiceApi,
+  taskId: string,
+  afterSeq: number,
+  signal: AbortSignal,
+) {
+  for await (const stored of tasks.events(taskId, afterSeq, signal)) {
+    yield tracked(String(stored.seq), toTimelineEvent(stored));
+  }
+}
 
 function toTimelineEvent(stored: StoredEvent) {
   const payload =

@@ -1,0 +1,36 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { notFound } from 'next/navigation';
+import { TaskPage } from '@/components/task/task-page';
+import { isNoSuchTask, serverCaller } from '@/server/api/trpc/server-caller';
+
+export const dynamic = 'force-dynamic';
+
+export async function generateMetadata({
+  params,
+}: {
+  params: Promise<{ id: string }>;
+}): Promise<Metadata> {
+  const { id } = await params;
+  return { title: `Task ${id} · Shadowbox` };
+}
+
+export default async function TaskRoute({ params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  const caller = await serverCaller();
+  const task = await caller.tasks.get({ taskId: id }).catch((error: unknown) => {
+    if (isNoSuchTask(error)) notFound();
+    throw error;
+  });
+  // The diff as it is now is what this page shows (and what a verdict is bound to).
+  const diff =
+    task.diffSha256 === null ? null : await caller.tasks.diff({ taskId: id }).catch(() => null);
+  return (
+    <>
+      <p>
+        <Link href="/coding">← All tasks</Link>
+      </p>
+      <TaskPage initialTask={task} initialDiff={diff} />
+    </>
+  );
+}

@@ -1,0 +1,25 @@
+import type { Metadata } from 'next';
+import { CreateTaskForm } from '@/components/tasks/create-task-form';
+import { TaskList } from '@/components/tasks/task-list';
+import { serverCaller } from '@/server/api/trpc/server-caller';
+
+export const dynamic = 'force-dynamic';
+
+export const metadata: Metadata = { title: 'Tasks · Shadowbox' };
+
+export default async function CodingPage() {
+  const tasks = await (await serverCaller()).tasks.list();
+  return (
+    <>
+      <h1>Tasks</h1>
+      <section aria-labelledby="create-heading" className="card">
+        <h2 id="create-heading">New task</h2>
+        <CreateTaskForm />
+      </section>
+      <section aria-labelledby="list-heading">
+        <h2 id="list-heading">All tasks</h2>
+        <TaskList initialTasks={tasks} />
+      </section>
+    </>
+  );
+}

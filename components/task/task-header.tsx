@@ -1,0 +1,100 @@
+'use client';
+
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { TRPCSubscriptionStatus } from '@trpc/tanstack-react-query';
+import { useState } from 'react';
+import { errorInfo } from '../errors/error-info';
+import { describeSource, formatArgv, formatTime } from '../format';
+import { StatusBadge } from '../status/status-badge';
+import { ConnectionState } from '../tasks/connection-state';
+import { useTRPC } from '../trpc/client';
+import type { TaskStatus, TaskView } from '../trpc/router-types';
+
+const active: readonly TaskStatus[] = [
+  'queued',
+  'preparing',
+  'baseline',
+  'iterating',
+  'awaiting_hypotheses',
+];
+
+/** The task's identity, its status (live) and what can be done to it as a whole. */
+export function TaskHeader({
+  task,
+  status,
+  connection,
+  connectionError,
+}: {
+  readonly task: TaskView;
+  readonly status: TaskStatus;
+  readonly connection: TRPCSubscriptionStatus;
+  readonly connectionError: string | null;
+}) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const [error, setError] = useState<string | null>(null);
+  const options = {
+    onSuccess: (view: TaskView) => {
+      setError(null);
+      queryClient.setQueryData(trpc.tasks.get.queryKey({ taskId: task.id }), view);
+    },
+    onError: (failure: unknown) => setError(errorInfo(failure).message),
+  };
+  const cancel = useMutation(trpc.tasks.cancel.mutationOptions(options));
+  const rollback = useMutation(trpc.tasks.rollback.mutationOptions(options));
+  const running = active.includes(status);
+  const reviewable = status === 'awaiting_review' || status === 'approved';
+  const busy = cancel.isPending || rollback.isPending;
+
+  return (
+    <header className="task-header">
+      <h1>
+        Task <span className="mono">{task.id}</span>
+      </h1>
+      <p className="task-status">
+        Status: <StatusBadge status={status} role="status" aria-label="Task status" />
+      </p>
+      <ConnectionState status={connection} error={connectionError} />
+      <dl className="facts">
+        <dt>Source</dt>
+        <dd>{describeSource(task.source)}</dd>
+        <dt>Test command</dt>
+        <dd className="mono">{formatArgv(task.testCommand)}</dd>
+        <dt>Budget</dt>
+        <dd>
+          up to {task.maxIterations} iterations of {task.hypothesesPerIteration} hypotheses
+        </dd>
+        <dt>Created</dt>
+        <dd>
+          <time dateTime={task.createdAt}>{formatTime(task.createdAt)}</time>
+        </dd>
+      </dl>
+      <div className="actions">
+        <button
+          type="button"
+          disabled={!running || busy}
+          onClick={() => cancel.mutate({ taskId: task.id })}
+        >
+          Cancel
+        </button>
+        <button
+          type="button"
+          disabled={!(running || reviewable) || busy}
+          onClick={() => rollback.mutate({ taskId: task.id })}
+        >
+          Roll back
+        </button>
+        <span className="hint">
+          Cancel stops a running task; Roll back also gives up a fix under review (the worktree
+          returns to the baseline).
+        </span>
+      </div>
+      {error === null ? null : (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      )}
+      {task.error === null ? null : <p className="task-error">{task.error}</p>}
+    </header>
+  );
+}

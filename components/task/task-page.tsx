@@ -1,0 +1,83 @@
+'use client';
+
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
+import { HypothesisAuthor } from '../author/hypothesis-author';
+import { ReviewPanel } from '../review/review-panel';
+import { useTRPC } from '../trpc/client';
+import type { DiffView, TaskEvent, TaskStatus, TaskView, TimelineItem } from '../trpc/router-types';
+import { useTrailingThrottle } from '../use-throttled';
+import { HypothesesTable } from './hypotheses-table';
+import { TaskHeader } from './task-header';
+import { Timeline } from './timeline';
+import { useTaskTimeline } from './use-task-timeline';
+
+/** Events that only carry progress: the stored view does not change with them. */
+const progressOnly: ReadonlySet<TaskEvent['type']> = new Set([
+  'run.output',
+  'intake.progress',
+  'intake.git.progress',
+]);
+
+const closed: ReadonlySet<TaskStatus> = new Set(['rejected', 'failed', 'cancelled', 'interrupted']);
+
+/** `/coding/[id]`: the live timeline of one task, hand-written hypotheses, and the review. */
+export function TaskPage({
+  initialTask,
+  initialDiff,
+}: {
+  readonly initialTask: TaskView;
+  /** The diff under review when the page was rendered, if any. */
+  readonly initialDiff: DiffView | null;
+}) {
+  const taskId = initialTask.id;
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const task = useQuery(trpc.tasks.get.queryOptions({ taskId }, { initialData: initialTask })).data;
+  const refresh = useTrailingThrottle(() => {
+    void queryClient.invalidateQueries({ queryKey: trpc.tasks.get.queryKey({ taskId }) });
+  }, 300);
+  const onEvent = useCallback(
+    (item: TimelineItem) => {
+      if (!progressOnly.has(item.event.type)) refresh();
+    },
+    [refresh],
+  );
+  const { timeline, connection, connectionError } = useTaskTimeline(taskId, onEvent);
+
+  // The stream is newer than the stored view once it has caught up with it.
+  const status =
+    timeline.status !== null && timeline.lastSeq >= task.lastEventId
+      ? timeline.status
+      : task.status;
+  const latestSha256 = timeline.review?.diffSha256 ?? task.diffSha256;
+  // Until the stream has replayed the first event, the timeline would only say "waiting".
+  const replaying = timeline.lastSeq === 0 && task.lastEventId > 0;
+
+  return (
+    <>
+      <TaskHeader
+        task={task}
+        status={status}
+        connection={connection}
+        connectionError={connectionError}
+      />
+      <Timeline timeline={timeline} task={task} replaying={replaying} />
+      <HypothesesTable
+        iterations={timeline.iterations}
+        task={task}
+        defaultMode={timeline.workspace?.mode ?? null}
+        replaying={replaying}
+      />
+      <HypothesisAuthor taskId={taskId} canSubmit={!closed.has(status)} />
+      {latestSha256 === null ? null : (
+        <ReviewPanel
+          taskId={taskId}
+          status={status}
+          latestSha256={latestSha256}
+          initialDiff={initialDiff}
+        />
+      )}
+    </>
+  );
+}

@@ -1,0 +1,190 @@
+import { describe, expect, it } from 'vitest';
+import type { TaskEvent, TimelineItem } from '../trpc/router-types';
+import { reduceTimeline } from './timeline-reducer';
+import { initialTimeline, liveOutputLines, type TimelineState } from './timeline-state';
+
+const outcome = (name: string, passed: number, failed: number) => ({
+  name,
+  exitCode: failed === 0 ? 0 : 1,
+  signal: null,
+  timedOut: false,
+  durationMs: 420,
+  passed,
+  failed,
+  skipped: 0,
+  parsed: true,
+  changedLines: 2,
+  outputTail: `${passed} passed, ${failed} failed`,
+  error: null,
+});
+
+/** A task's log from creation to review: one iteration with two hypotheses. */
+const log: TaskEvent[] = [
+  {
+    type: 'task.created',
+    source: { kind: 'archive', name: 'calc.tgz' },
+    testCommand: ['python3', '-m', 'pytest', '-q'],
+    maxIterations: 3,
+    hypothesesPerIteration: 2,
+  },
+  { type: 'intake.completed', files: 4, bytes: 900, commit: 'abc123' },
+  { type: 'task.preparing' },
+  {
+    type: 'workspace.ready',
+    baselineCommit: 'abc123',
+    worktreePath: '/data/worktrees/t1',
+    mode: 'overlay',
+    fallbackReason: null,
+  },
+  { type: 'baseline.started', command: ['python3', '-m', 'pytest', '-q'] },
+  { type: 'run.output', subject: 'baseline', iteration: 0, lines: ['F.', '1 failed'] },
+  {
+    type: 'baseline.finished',
+    run: { ...outcome('baseline', 1, 1), signal: null, green: false, error: null },
+  },
+  { type: 'iteration.started', index: 1 },
+  {
+    type: 'iteration.awaiting_hypotheses',
+    index: 1,
+    wanted: 2,
+    deadline: '2026-11-02T10:10:00.000Z',
+  },
+  { type: 'hypotheses.submitted', names: ['fix-add', 'noop'], origin: 'human' },
+  {
+    type: 'iteration.running',
+    index: 1,
+    hypotheses: [
+      { name: 'noop', origin: 'human' },
+      { name: 'fix-add', origin: 'human' },
+    ],
+  },
+  { type: 'hypothesis.started', index: 1, name: 'fix-add' },
+  { type: 'run.output', subject: 'fix-add', iteration: 1, lines: ['..'] },
+  { type: 'hypothesis.finished', index: 1, result: outcome('fix-add', 2, 0) },
+  { type: 'hypothesis.finished', index: 1, result: outcome('noop', 1, 1) },
+  {
+    type: 'iteration.finished',
+    index: 1,
+    winner: 'fix-add',
+    checkpointSha: 'def456',
+    green: true,
+    ranked: [
+      { ...outcome('fix-add', 2, 0), rank: 1 },
+      { ...outcome('noop', 1, 1), rank: 2 },
+    ],
+  },
+  { type: 'review.ready', diffSha256: 'f'.repeat(64), flags: flags(), size: 300 },
+];
+
+function flags() {
+  return {
+    files: 1,
+    additions: 1,
+    deletions: 1,
+    bytes: 300,
+    testFiles: [],
+    deletedTests: [],
+    disabledTests: [],
+    modeChanges: [],
+    binaryFiles: [],
+    symlinks: [],
+    hiddenCharacters: [],
+    large: false,
+  };
+}
+
+const items = (events: TaskEvent[], from = 1): TimelineItem[] =>
+  events.map((event, i) => ({ seq: from + i, createdAt: '2026-11-02T10:00:00.000Z', event }));
+
+const fold = (list: TimelineItem[], state: TimelineState = initialTimeline) =>
+  list.reduce(reduceTimeline, state);
+
+describe('reduceTimeline', () => {
+  it('builds the timeline of a task from its log', () => {
+    const state = fold(items(log));
+    expect(state.lastSeq).toBe(log.length);
+    expect(state.status).toBe('awaiting_review');
+    expect(state.intake).toMatchObject({ state: 'completed', files: 4, commit: 'abc123' });
+    expect(state.workspace?.mode).toBe('overlay');
+    expect(state.baseline.state).toBe('finished');
+    expect(state.baseline.liveOutput).toEqual(['F.', '1 failed']);
+    expect(state.baseline.run?.failed).toBe(1);
+    expect(state.pending).toEqual([]);
+    const [iteration] = state.iterations;
+    expect(iteration).toMatchObject({
+      index: 1,
+      state: 'finished',
+      winner: 'fix-add',
+      green: true,
+    });
+    expect(iteration?.hypotheses.map((row) => [row.rank, row.name, row.origin])).toEqual([
+      [1, 'fix-add', 'human'],
+      [2, 'noop', 'human'],
+    ]);
+    expect(iteration?.hypotheses[0]?.liveOutput).toEqual(['..']);
+    expect(state.review?.diffSha256).toBe('f'.repeat(64));
+  });
+
+  it('ignores a repeated seq, so a reconnect that replays never duplicates anything', () => {
+    const all = items(log);
+    const once = fold(all);
+    // The stream dropped after event 12 and the replay started at 10.
+    const replayed = fold([...all.slice(0, 12), ...all.slice(9)]);
+    expect(replayed).toEqual(once);
+    expect(reduceTimeline(once, all[5]!)).toBe(once);
+  });
+
+  it('shows what is going on while it happens', () => {
+    const state = fold(items(log.slice(0, 12)));
+    expect(state.status).toBe('iterating');
+    const rows = state.iterations[0]?.hypotheses ?? [];
+    expect(rows.map((row) => [row.name, row.state])).toEqual([
+      ['noop', 'queued'],
+      ['fix-add', 'running'],
+    ]);
+    const waiting = fold(items(log.slice(0, 10)));
+    expect(waiting.status).toBe('awaiting_hypotheses');
+    expect(waiting.pending.map((p) => p.name)).toEqual(['fix-add', 'noop']);
+    expect(waiting.iterations[0]).toMatchObject({ state: 'awaiting_hypotheses', wanted: 2 });
+  });
+
+  it('keeps only the tail of live output', () => {
+    const lines = Array.from({ length: liveOutputLines + 50 }, (_, i) => `line ${i}`);
+    const state = fold(items([{ type: 'run.output', subject: 'baseline', iteration: 0, lines }]));
+    expect(state.baseline.liveOutput).toHaveLength(liveOutputLines);
+    expect(state.baseline.liveOutput.at(-1)).toBe(`line ${liveOutputLines + 49}`);
+  });
+
+  it('records how the task ended and takes a resumed status', () => {
+    const end = fold(
+      items(
+        [
+          { type: 'task.approved', sha256: 'a'.repeat(64), by: 'browser' },
+          { type: 'task.rejected', sha256: 'a'.repeat(64), by: 'browser' },
+          { type: 'task.rolled_back', to: 'abc1234567890' },
+        ],
+        log.length + 1,
+      ),
+      fold(items(log)),
+    );
+    expect(end.status).toBe('rejected');
+    expect(end.notes.map((note) => note.kind)).toEqual(['approved', 'rejected', 'rolled_back']);
+    const resumed = fold(
+      items([{ type: 'task.resumed', status: 'baseline', checkpointSha: null }], 99),
+    );
+    expect(resumed.status).toBe('baseline');
+  });
+
+  it('reports an intake rejection', () => {
+    const state = fold(
+      items([
+        { type: 'intake.started', source: 'git', location: 'https://example.com/r.git' },
+        { type: 'intake.rejected', code: 'GIT_TREE_SYMLINK', message: 'link.txt is a symlink' },
+        { type: 'task.failed', reason: 'intake refused the source' },
+      ]),
+    );
+    expect(state.intake.state).toBe('rejected');
+    expect(state.intake.rejection?.code).toBe('GIT_TREE_SYMLINK');
+    expect(state.status).toBe('failed');
+  });
+});

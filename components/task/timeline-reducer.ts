@@ -1,0 +1,205 @@
+import type { TaskEvent, TaskStatus, TimelineItem } from '../trpc/router-types';
+import {
+  appendTail,
+  type HypothesisRow,
+  type IterationState,
+  type Note,
+  type TimelineState,
+} from './timeline-state';
+
+/** The status each event leaves the task in (the server's reducer allows exactly these moves). */
+const statusAfter: Partial<Record<TaskEvent['type'], TaskStatus>> = {
+  'task.created': 'queued',
+  'task.preparing': 'preparing',
+  'baseline.started': 'baseline',
+  'iteration.started': 'iterating',
+  'iteration.awaiting_hypotheses': 'awaiting_hypotheses',
+  'iteration.running': 'iterating',
+  'review.ready': 'awaiting_review',
+  'task.approved': 'approved',
+  'task.rejected': 'rejected',
+  'task.failed': 'failed',
+  'task.cancelled': 'cancelled',
+  'task.abandoned': 'cancelled',
+  'task.interrupted': 'interrupted',
+};
+
+/**
+ * Folds one stored event into the timeline. Pure; an event at or below the last seq applied is a
+ * repeat (a reconnect, a replay) and changes nothing, so the page never shows anything twice.
+ */
+export function reduceTimeline(state: TimelineState, item: TimelineItem): TimelineState {
+  if (item.seq <= state.lastSeq) return state;
+  const { event } = item;
+  const next = apply(state, item);
+  const status = event.type === 'task.resumed' ? event.status : statusAfter[event.type];
+  return { ...next, lastSeq: item.seq, status: status ?? next.status };
+}
+
+function apply(state: TimelineState, { seq, createdAt, event }: TimelineItem): TimelineState {
+  const note = (kind: Note['kind'], text: string): TimelineState => ({
+    ...state,
+    notes: [...state.notes, { seq, at: createdAt, kind, text }],
+  });
+  switch (event.type) {
+    case 'task.created':
+      return { ...state, created: event };
+    case 'intake.started':
+      return { ...state, intake: { ...state.intake, state: 'running', location: event.location } };
+    case 'intake.progress':
+      return {
+        ...state,
+        intake: { ...state.intake, state: 'running', entries: event.entries, bytes: event.bytes },
+      };
+    case 'intake.git.progress':
+      return {
+        ...state,
+        intake: { ...state.intake, state: 'running', phase: event.phase, percent: event.percent },
+      };
+    case 'intake.completed':
+      return {
+        ...state,
+        intake: {
+          ...state.intake,
+          state: 'completed',
+          files: event.files,
+          bytes: event.bytes,
+          commit: event.commit,
+        },
+      };
+    case 'intake.rejected':
+      return {
+        ...state,
+        intake: { ...state.intake, state: 'rejected', rejection: { ...event } },
+      };
+    case 'workspace.ready':
+      return { ...state, workspace: event };
+    case 'baseline.started':
+      return {
+        ...state,
+        baseline: { state: 'running', command: event.command, liveOutput: [], run: null },
+      };
+    case 'baseline.finished':
+      return { ...state, baseline: { ...state.baseline, state: 'finished', run: event.run } };
+    case 'run.output':
+      if (event.iteration === 0) {
+        const liveOutput = appendTail(state.baseline.liveOutput, event.lines);
+        return { ...state, baseline: { ...state.baseline, liveOutput } };
+      }
+      return updateRow(state, event.iteration, event.subject, (row) => ({
+        ...row,
+        liveOutput: appendTail(row.liveOutput, event.lines),
+      }));
+    case 'iteration.started':
+      return updateIteration(state, event.index, (it) => ({ ...it, state: 'started' }));
+    case 'iteration.awaiting_hypotheses':
+      return updateIteration(state, event.index, (it) => ({
+        ...it,
+        state: 'awaiting_hypotheses',
+        wanted: event.wanted,
+        deadline: event.deadline,
+      }));
+    case 'hypotheses.submitted': {
+      const known = new Set(state.pending.map((p) => p.name));
+      const added = event.names.filter((name) => !known.has(name));
+      const pending = [...state.pending, ...added.map((name) => ({ name, origin: event.origin }))];
+      return { ...state, pending };
+    }
+    case 'iteration.running': {
+      const running = new Set(event.hypotheses.map((h) => h.name));
+      const next = updateIteration(state, event.index, (it) => ({
+        ...it,
+        state: 'running',
+        hypotheses: event.hypotheses.map(
+          (h) => it.hypotheses.find((row) => row.name === h.name) ?? newRow(h.name, h.origin),
+        ),
+      }));
+      return { ...next, pending: state.pending.filter((p) => !running.has(p.name)) };
+    }
+    case 'hypothesis.started':
+      return updateRow(state, event.index, event.name, (row) => ({ ...row, state: 'running' }));
+    case 'hypothesis.finished':
+      return updateRow(state, event.index, event.result.name, (row) => ({
+        ...row,
+        state: 'finished',
+        result: event.result,
+      }));
+    case 'iteration.finished':
+      return updateIteration(state, event.index, (it) => {
+        const ranked = event.ranked.map((result): HypothesisRow => {
+          const row = it.hypotheses.find((r) => r.name === result.name);
+          return {
+            ...(row ?? newRow(result.name, 'unknown')),
+            state: 'finished',
+            rank: result.rank,
+            result,
+          };
+        });
+        const unranked = it.hypotheses.filter((row) => !ranked.some((r) => r.name === row.name));
+        return {
+          ...it,
+          state: 'finished',
+          winner: event.winner,
+          green: event.green,
+          checkpointSha: event.checkpointSha,
+          hypotheses: [...ranked.sort((a, b) => (a.rank ?? 0) - (b.rank ?? 0)), ...unranked],
+        };
+      });
+    case 'review.ready':
+      return { ...state, review: event };
+    case 'task.approved':
+      return note('approved', `Approved by ${event.by} (diff ${event.sha256.slice(0, 12)})`);
+    case 'task.rejected':
+      return note('rejected', `Rejected by ${event.by} (diff ${event.sha256.slice(0, 12)})`);
+    case 'task.rolled_back':
+      return note('rolled_back', `Worktree rolled back to ${event.to.slice(0, 12)}`);
+    case 'task.failed':
+      return note('failed', `Failed: ${event.reason}`);
+    case 'task.cancelled':
+      return note('cancelled', `Cancelled by ${event.by}`);
+    case 'task.abandoned':
+      return note('cancelled', `Fix given up by ${event.by}`);
+    case 'task.interrupted':
+      return note('interrupted', `Interrupted: ${event.reason}`);
+    default:
+      return state;
+  }
+}
+
+function newRow(name: string, origin: string): HypothesisRow {
+  return { name, origin, state: 'queued', rank: null, result: null, liveOutput: [] };
+}
+
+function updateIteration(
+  state: TimelineState,
+  index: number,
+  change: (iteration: IterationState) => IterationState,
+): TimelineState {
+  const existing = state.iterations.find((it) => it.index === index);
+  const base: IterationState = existing ?? {
+    index,
+    state: 'started',
+    wanted: null,
+    deadline: null,
+    hypotheses: [],
+    winner: null,
+    green: null,
+    checkpointSha: null,
+  };
+  const changed = change(base);
+  const others = state.iterations.filter((it) => it.index !== index);
+  return { ...state, iterations: [...others, changed].sort((a, b) => a.index - b.index) };
+}
+
+function updateRow(
+  state: TimelineState,
+  index: number,
+  name: string,
+  change: (row: HypothesisRow) => HypothesisRow,
+): TimelineState {
+  return updateIteration(state, index, (it) => {
+    const found = it.hypotheses.some((row) => row.name === name);
+    const rows = found ? it.hypotheses : [...it.hypotheses, newRow(name, 'unknown')];
+    return { ...it, hypotheses: rows.map((row) => (row.name === name ? change(row) : row)) };
+  });
+}

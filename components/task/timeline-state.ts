@@ -1,0 +1,98 @@
+import type { EventOf, TaskStatus } from '../trpc/router-types';
+
+export type RunSummary = EventOf<'baseline.finished'>['run'];
+export type HypothesisOutcome = EventOf<'hypothesis.finished'>['result'];
+
+/** How much of a running command's output the page keeps (the final tail arrives with the result). */
+export const liveOutputLines = 200;
+
+export interface HypothesisRow {
+  readonly name: string;
+  readonly origin: string;
+  readonly state: 'queued' | 'running' | 'finished';
+  /** 1 for the best, once the iteration is ranked. */
+  readonly rank: number | null;
+  readonly result: HypothesisOutcome | null;
+  readonly liveOutput: readonly string[];
+}
+
+export interface IterationState {
+  readonly index: number;
+  readonly state: 'started' | 'awaiting_hypotheses' | 'running' | 'finished';
+  readonly wanted: number | null;
+  readonly deadline: string | null;
+  /** Best first once the iteration is ranked; in submission order before. */
+  readonly hypotheses: readonly HypothesisRow[];
+  readonly winner: string | null;
+  readonly green: boolean | null;
+  readonly checkpointSha: string | null;
+}
+
+export interface IntakeState {
+  readonly state: 'waiting' | 'running' | 'completed' | 'rejected';
+  readonly location: string | null;
+  readonly entries: number;
+  readonly bytes: number;
+  /** Git's own progress: the phase and its percentage. */
+  readonly phase: string | null;
+  readonly percent: number | null;
+  readonly files: number | null;
+  readonly commit: string | null;
+  readonly rejection: { readonly code: string; readonly message: string } | null;
+}
+
+export interface Note {
+  readonly seq: number;
+  readonly at: string;
+  readonly kind: 'approved' | 'rejected' | 'rolled_back' | 'failed' | 'cancelled' | 'interrupted';
+  readonly text: string;
+}
+
+export interface TimelineState {
+  /** The last event applied: anything at or below it is a repeat and ignored. */
+  readonly lastSeq: number;
+  readonly status: TaskStatus | null;
+  readonly created: EventOf<'task.created'> | null;
+  readonly intake: IntakeState;
+  readonly workspace: EventOf<'workspace.ready'> | null;
+  readonly baseline: {
+    readonly state: 'waiting' | 'running' | 'finished';
+    readonly command: readonly string[] | null;
+    readonly liveOutput: readonly string[];
+    readonly run: RunSummary | null;
+  };
+  readonly iterations: readonly IterationState[];
+  /** Hypotheses submitted and waiting for the next iteration. */
+  readonly pending: readonly { readonly name: string; readonly origin: string }[];
+  readonly review: EventOf<'review.ready'> | null;
+  readonly notes: readonly Note[];
+}
+
+export const initialTimeline: TimelineState = {
+  lastSeq: 0,
+  status: null,
+  created: null,
+  intake: {
+    state: 'waiting',
+    location: null,
+    entries: 0,
+    bytes: 0,
+    phase: null,
+    percent: null,
+    files: null,
+    commit: null,
+    rejection: null,
+  },
+  workspace: null,
+  baseline: { state: 'waiting', command: null, liveOutput: [], run: null },
+  iterations: [],
+  pending: [],
+  review: null,
+  notes: [],
+};
+
+/** Appends lines, keeping the last `liveOutputLines`. */
+export function appendTail(tail: readonly string[], lines: readonly string[]): readonly string[] {
+  const joined = [...tail, ...lines];
+  return joined.length > liveOutputLines ? joined.slice(-liveOutputLines) : joined;
+}

@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import type { ErrorInfo } from '../errors/error-info';
+import { fieldOfError } from './form-errors';
+
+const info = (appCode: string, message = 'refused', field: string | null = null): ErrorInfo => ({
+  appCode,
+  message,
+  httpStatus: 422,
+  field,
+});
+
+describe('fieldOfError', () => {
+  it('puts intake policy rejections next to their source field', () => {
+    expect(fieldOfError(info('URL_PRIVATE_ADDRESS'))).toBe('gitUrl');
+    expect(fieldOfError(info('GIT_REDIRECT'))).toBe('gitUrl');
+    expect(fieldOfError(info('GIT_REF_NOT_FOUND'))).toBe('ref');
+    expect(fieldOfError(info('ARCHIVE_PATH_TRAVERSAL'))).toBe('archive');
+    expect(fieldOfError(info('PAYLOAD_TOO_LARGE'))).toBe('archive');
+  });
+
+  it('puts a refused command and named input errors next to their field', () => {
+    expect(fieldOfError(info('COMMAND_NOT_ALLOWED'))).toBe('testCommand');
+    expect(fieldOfError(info('INVALID_ARGUMENT', 'maxIterations: too big', 'maxIterations'))).toBe(
+      'maxIterations',
+    );
+    expect(fieldOfError(info('INVALID_ARGUMENT', 'the uploaded archive is empty'))).toBe('archive');
+  });
+
+  it('leaves anything else to the form', () => {
+    expect(fieldOfError(info('INTERNAL', 'internal error'))).toBeNull();
+    expect(fieldOfError({ ...info('FORBIDDEN'), appCode: null })).toBeNull();
+  });
+});

@@ -1,0 +1,25 @@
+import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
+// Type only, erased from the bundle: the router's type is the contract between UI and server.
+import type { AppRouter } from '@/server/api/trpc/root';
+
+export type { AppRouter };
+
+type Outputs = inferRouterOutputs<AppRouter>['tasks'];
+type Inputs = inferRouterInputs<AppRouter>['tasks'];
+
+export type TaskView = Outputs['get'];
+export type TaskStatus = TaskView['status'];
+export type TaskSummary = Outputs['list'][number];
+export type TaskSource = TaskView['source'];
+export type DiffView = Outputs['diff'];
+export type DiffFlags = DiffView['flags'];
+export type WorkspaceFile = Outputs['listFiles'][number];
+export type HypothesisInput = Inputs['submitHypothesis']['hypothesis'];
+
+type Yielded<T> = T extends AsyncIterable<infer Item> ? Item : never;
+
+/** One event of a task's log: `{ seq, createdAt, event }`, the event a typed TaskEvent. */
+export type TimelineItem = Yielded<Outputs['events']>['data'];
+export type TaskChange = Yielded<Outputs['changes']>;
+export type TaskEvent = TimelineItem['event'];
+export type EventOf<K extends TaskEvent['type']> = Extract<TaskEvent, { type: K }>;

@@ -1,0 +1,17 @@
+import { TRPCError } from '@trpc/server';
+import { isAppError } from '../../errors/app-error';
+import { getRuntime } from '../../runtime';
+import { createContextInner } from './context';
+import { createCaller } from './root';
+
+/** The UI's procedures called in-process, for pages rendered on the server. */
+export async function serverCaller() {
+  return createCaller(createContextInner({ runtime: await getRuntime() }));
+}
+
+/** A refusal that means "there is no such task" (unknown, or not even a task id). */
+export function isNoSuchTask(error: unknown): boolean {
+  if (!(error instanceof TRPCError)) return false;
+  if (error.code === 'BAD_REQUEST' || error.code === 'NOT_FOUND') return true;
+  return isAppError(error.cause) && error.cause.code === 'NOT_FOUND';
+}
