@@ -1,0 +1,42 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { editOf } from '../server/test-support/projects';
+import {
+  describeResponse,
+  hasStatus,
+  submitHypotheses,
+  waitForTask,
+} from '../server/test-support/rest-client';
+import { expect, test } from './support/fixtures';
+import { expectStatus, shownDiffHash, taskStatus } from './support/task-page';
+
+test('reject rolls the worktree back to the original source', async ({
+  page,
+  agent,
+  shadowbox,
+  pytestCalc,
+  createPytestTask,
+}) => {
+  const { right } = pytestCalc.hypotheses;
+  const id = await createPytestTask({ maxIterations: 1, hypothesesPerIteration: 1 });
+  await waitForTask(agent, id, hasStatus('awaiting_hypotheses'), 180_000);
+  const submitted = await submitHypotheses(agent, id, [right]);
+  expect(submitted.status, describeResponse(submitted)).toBe(202);
+  const ready = await waitForTask(agent, id, hasStatus('awaiting_review'), 180_000);
+
+  // The fix under review is checked out in the task's worktree.
+  const worktreeFile = path.join(shadowbox.dataDir, 'worktrees', id, pytestCalc.buggyFile);
+  const original = await readFile(path.join(pytestCalc.dir, pytestCalc.buggyFile), 'utf8');
+  expect(await readFile(worktreeFile, 'utf8')).toBe(editOf(right, pytestCalc.buggyFile));
+
+  await page.goto(`/coding/${id}`);
+  await expectStatus(page, 'awaiting_review');
+  expect(await shownDiffHash(page)).toBe(ready.diffSha256);
+
+  await page.getByRole('button', { name: 'Reject', exact: true }).click();
+  await expect(taskStatus(page)).toHaveText('rejected');
+  await expect(page.getByRole('button', { name: 'Approve', exact: true })).toBeDisabled();
+  await waitForTask(agent, id, hasStatus('rejected'), 30_000);
+  // The rollback follows the verdict: poll the file until it is the original again.
+  await expect.poll(() => readFile(worktreeFile, 'utf8'), { timeout: 30_000 }).toBe(original);
+});

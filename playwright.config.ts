@@ -1,0 +1,47 @@
+import { defineConfig, devices } from '@playwright/test';
+
+/**
+ * The e2e tier (`e2e/*.spec.ts`): the built app under `next start` on a scratch data directory,
+ * started once by the global setup, driven in Debian's Chromium (Playwright's own browser builds
+ * cannot be downloaded here). One worker: the machine has two cores and every task runs real
+ * pytest in real sandboxes.
+ */
+export default defineConfig({
+  testDir: 'e2e',
+  testMatch: '*.spec.ts',
+  globalSetup: './e2e/support/global-setup.ts',
+  workers: 1,
+  fullyParallel: false,
+  retries: 0,
+  forbidOnly: process.env.CI !== undefined,
+  // The first run builds the app (several minutes) inside the global setup.
+  globalTimeout: 60 * 60_000,
+  timeout: 8 * 60_000,
+  expect: { timeout: 30_000 },
+  reporter: [['list']],
+  outputDir: 'test-results',
+  use: {
+    ...devices['Desktop Chrome'],
+    viewport: { width: 1280, height: 900 },
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    actionTimeout: 30_000,
+    navigationTimeout: 60_000,
+    // The hypothesis editor is filled by a real paste (Ctrl+V) from the clipboard.
+    permissions: ['clipboard-read', 'clipboard-write'],
+    launchOptions: {
+      executablePath: process.env.SHADOWBOX_CHROMIUM ?? '/usr/bin/chromium',
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+        '--disable-quic',
+      ],
+    },
+  },
+  projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
+});
