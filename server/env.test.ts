@@ -11,7 +11,15 @@ describe('loadEnv', () => {
       host: '127.0.0.1',
       port: 3000,
       database: { provider: 'sqlite', file: '/srv/shadowbox/data/shadowbox.db' },
+      hypothesisGatherMs: 3000,
     });
+  });
+
+  it('reads the gather window in seconds and refuses anything but a number', () => {
+    expect(loadEnv({ SHADOWBOX_HYPOTHESIS_GATHER_SECS: '0.5' }, cwd).hypothesisGatherMs).toBe(500);
+    expect(() => loadEnv({ SHADOWBOX_HYPOTHESIS_GATHER_SECS: 'soon' }, cwd)).toThrow(
+      'SHADOWBOX_HYPOTHESIS_GATHER_SECS="soon" must be a number of seconds from 0 to 9999',
+    );
   });
 
   it('treats empty values as unset', () => {

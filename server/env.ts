@@ -12,6 +12,8 @@ export interface Env {
   host: string;
   port: number;
   database: DatabaseConfig;
+  /** After an iteration's first hypothesis arrives, how long to wait for more to run with it. */
+  hypothesisGatherMs: number;
 }
 
 export type DatabaseConfig =
@@ -44,6 +46,13 @@ const schema = z.object({
       .optional(),
   ),
   DATABASE_URL: optional,
+  SHADOWBOX_HYPOTHESIS_GATHER_SECS: optional.pipe(
+    z
+      .string()
+      .regex(/^\d{1,4}(\.\d+)?$/, 'must be a number of seconds from 0 to 9999')
+      .transform(Number)
+      .optional(),
+  ),
 });
 
 export function loadEnv(source: EnvSource = process.env, cwd: string = process.cwd()): Env {
@@ -52,6 +61,7 @@ export function loadEnv(source: EnvSource = process.env, cwd: string = process.c
     HOST: source.HOST,
     PORT: source.PORT,
     DATABASE_URL: source.DATABASE_URL,
+    SHADOWBOX_HYPOTHESIS_GATHER_SECS: source.SHADOWBOX_HYPOTHESIS_GATHER_SECS,
   });
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => {
@@ -70,6 +80,7 @@ export function loadEnv(source: EnvSource = process.env, cwd: string = process.c
     host: values.HOST ?? '127.0.0.1',
     port: values.PORT ?? 3000,
     database: parseDatabaseUrl(values.DATABASE_URL, dataDir, cwd),
+    hypothesisGatherMs: Math.round((values.SHADOWBOX_HYPOTHESIS_GATHER_SECS ?? 3) * 1000),
   };
 }
 

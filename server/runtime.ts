@@ -36,12 +36,16 @@ export interface Runtime {
 
 /** The whole of it, for the process that owns it (start-up, shutdown, benchmarks). */
 export interface ServerRuntime extends Runtime {
-  readonly env: Env;
+  readonly env: RuntimeEnv;
   readonly db: Db;
   readonly bus: TaskEventBus;
   /** Stops taking work, lets running steps end (they resume on the next start), closes the DB. */
   close(): Promise<void>;
 }
+
+/** The configuration a runtime needs (`loadEnv()` gives all of it; tests give the first two). */
+export type RuntimeEnv = Pick<Env, 'dataDir' | 'database'> &
+  Partial<Omit<Env, 'dataDir' | 'database'>>;
 
 export interface RuntimeOptions {
   /** Tasks whose steps run at once in this process (test runs are the expensive part). */
@@ -58,7 +62,7 @@ export interface RuntimeOptions {
  * resumes every task that was running.
  */
 export async function createRuntime(
-  env: Env,
+  env: RuntimeEnv,
   options: RuntimeOptions = {},
 ): Promise<ServerRuntime> {
   await migrateDatabase(env.database);
@@ -84,7 +88,7 @@ export async function createRuntime(
     store,
     workspaces: createGitWorkspaces({ layout }),
     shadows,
-    fixer: createExternalFixer({ gatherMs: options.gatherMs ?? 3000 }),
+    fixer: createExternalFixer({ gatherMs: options.gatherMs ?? env.hypothesisGatherMs ?? 3000 }),
     clock: systemClock,
     buildReview: buildReviewArtifact,
   };

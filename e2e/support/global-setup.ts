@@ -25,7 +25,9 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     const reviewerToken = await createToken(dataDir, ['agent', 'reviewer'], {
       name: 'e2e-reviewer',
     });
-    server = await startServer({ dataDir });
+    // Two hypotheses sent together (editor + REST) must land in one iteration however slow the
+    // machine: the iteration starts when both are in, not 3 s after the first.
+    server = await startServer({ dataDir, env: { SHADOWBOX_HYPOTHESIS_GATHER_SECS: '60' } });
     const state: E2eState = { url: server.url, dataDir, agentToken, reviewerToken };
     process.env[stateVariable] = JSON.stringify(state);
     process.stderr.write(`[e2e] server ${server.url}, data ${dataDir}\n`);
