@@ -8,6 +8,8 @@ import type { DiffView, TaskStatus } from '../trpc/router-types';
 import { DiffViewer } from './diff-viewer';
 import { FileDiffSection } from './file-diff-section';
 import { FlagsBanner } from './flags-banner';
+import { ModelComments } from './model-comments';
+import { commentsOn, type ReviewComment } from './model-review';
 import type { PatchFile } from './patch-files';
 import { ReviewBar } from './review-bar';
 
@@ -21,12 +23,15 @@ export function ReviewPanel({
   status,
   latestSha256,
   initialDiff,
+  reviewComments,
 }: {
   readonly taskId: string;
   readonly status: TaskStatus;
   /** The newest diff the task has announced. */
   readonly latestSha256: string | null;
   readonly initialDiff: DiffView | null;
+  /** The reviewer model's comments on any of the task's diffs; those on the shown one are shown. */
+  readonly reviewComments: readonly ReviewComment[];
 }) {
   const trpc = useTRPC();
   const diff = useQuery(
@@ -66,6 +71,7 @@ export function ReviewPanel({
           ) : null}
           <ReviewBar taskId={taskId} sha256={diff.data.sha256} status={status} onStale={reload} />
           <FlagsBanner flags={diff.data.flags} />
+          <ModelComments comments={commentsOn(reviewComments, diff.data.sha256)} />
           <DiffViewer key={diff.data.sha256} diff={diff.data.diff} onOpenInEditor={setEditing} />
           {editing === null ? null : (
             <FileDiffSection

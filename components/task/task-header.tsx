@@ -9,6 +9,7 @@ import { StatusBadge } from '../status/status-badge';
 import { ConnectionState } from '../tasks/connection-state';
 import { useTRPC } from '../trpc/client';
 import type { TaskStatus, TaskView } from '../trpc/router-types';
+import { fixerLabel, formatSpend, showsSpend, type Spend } from './spend';
 
 const active: readonly TaskStatus[] = [
   'queued',
@@ -22,11 +23,14 @@ const active: readonly TaskStatus[] = [
 export function TaskHeader({
   task,
   status,
+  spend,
   connection,
   connectionError,
 }: {
   readonly task: TaskView;
   readonly status: TaskStatus;
+  /** The newest spend (the stream's totals may be ahead of the stored view). */
+  readonly spend: Spend;
   readonly connection: TRPCSubscriptionStatus;
   readonly connectionError: string | null;
 }) {
@@ -63,6 +67,20 @@ export function TaskHeader({
         <dt>Budget</dt>
         <dd>
           up to {task.maxIterations} iterations of {task.hypothesesPerIteration} hypotheses
+        </dd>
+        <dt>Fixer</dt>
+        <dd>{fixerLabel(task.fixer)}</dd>
+        {showsSpend({ fixer: task.fixer, spend }) ? (
+          <>
+            <dt>Spend</dt>
+            <dd>{formatSpend(spend)}</dd>
+          </>
+        ) : null}
+        <dt>Test edits</dt>
+        <dd>
+          {task.allowTestEdits
+            ? 'allowed'
+            : 'not allowed (a hypothesis that edits tests ranks last)'}
         </dd>
         <dt>Created</dt>
         <dd>

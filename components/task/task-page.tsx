@@ -8,11 +8,18 @@ import { useTRPC } from '../trpc/client';
 import type { DiffView, TaskEvent, TaskStatus, TaskView, TimelineItem } from '../trpc/router-types';
 import { useTrailingThrottle } from '../use-throttled';
 import { HypothesesTable } from './hypotheses-table';
+import { PlanSection } from './plan-section';
+import { newestSpend } from './spend';
 import { TaskHeader } from './task-header';
 import { Timeline } from './timeline';
 import { useTaskTimeline } from './use-task-timeline';
 
-/** Events that only carry progress: the stored view does not change with them. */
+/**
+ * Events that only carry progress: the stored view does not change with them. Every other event
+ * refetches the task (throttled), which is how the plan's gate evidence, the spend and the
+ * reviewer model's comments follow `gates.finished`, `milestone.*`, `fixer.spent` and
+ * `review.commented`.
+ */
 const progressOnly: ReadonlySet<TaskEvent['type']> = new Set([
   'run.output',
   'intake.progress',
@@ -51,6 +58,7 @@ export function TaskPage({
       ? timeline.status
       : task.status;
   const latestSha256 = timeline.review?.diffSha256 ?? task.diffSha256;
+  const spend = newestSpend(task.spend, timeline.spend);
   // Until the stream has replayed the first event, the timeline would only say "waiting".
   const replaying = timeline.lastSeq === 0 && task.lastEventId > 0;
 
@@ -59,9 +67,11 @@ export function TaskPage({
       <TaskHeader
         task={task}
         status={status}
+        spend={spend}
         connection={connection}
         connectionError={connectionError}
       />
+      <PlanSection plan={task.plan} />
       <Timeline timeline={timeline} task={task} replaying={replaying} />
       <HypothesesTable
         iterations={timeline.iterations}
@@ -76,6 +86,7 @@ export function TaskPage({
           status={status}
           latestSha256={latestSha256}
           initialDiff={initialDiff}
+          reviewComments={task.reviewComments}
         />
       )}
     </>

@@ -187,4 +187,82 @@ describe('reduceTimeline', () => {
     expect(state.intake.rejection?.code).toBe('GIT_TREE_SYMLINK');
     expect(state.status).toBe('failed');
   });
+
+  it('adds up the fixer spend from the totals it reports', () => {
+    const spent = (tokens: number, total: number): TaskEvent => ({
+      type: 'fixer.spent',
+      tokens,
+      costMicroUsd: tokens * 2,
+      totalTokens: total,
+      totalCostMicroUsd: total * 2,
+    });
+    const all = items([spent(100, 100), spent(50, 150)]);
+    const state = fold(all);
+    expect(state.spend).toEqual({ tokens: 150, costMicroUsd: 300, decisions: 2 });
+    expect(state.notes).toEqual([]);
+    expect(fold([...all, ...all])).toEqual(state);
+    expect(initialTimeline.spend).toBeNull();
+  });
+
+  it('notes gate runs and milestones, once each', () => {
+    const all = items([
+      {
+        type: 'gates.finished',
+        commitSha: 'abcdef0123456789',
+        gates: [
+          { step: 1, gate: 0, argv: ['pytest', '-q'], green: true, exitCode: 0 },
+          { step: 2, gate: 0, argv: ['ruff', 'check', 'src dir'], green: false, exitCode: 1 },
+        ],
+      },
+      {
+        type: 'gates.finished',
+        commitSha: '0123456789abcdef',
+        gates: [{ step: 1, gate: 0, argv: ['pytest'], green: true, exitCode: 0 }],
+      },
+      { type: 'milestone.done', step: 1, commitSha: '0123456789abcdef', by: 'token:ci' },
+      { type: 'milestone.reset', step: 1, by: 'browser' },
+    ]);
+    const state = fold(all);
+    expect(state.notes.map((n) => [n.kind, n.text, n.details])).toEqual([
+      [
+        'gates_red',
+        'Gates ran on abcdef012345: 1 of 2 green',
+        ['Step 1: pytest -q — green', "Step 2: ruff check 'src dir' — red (exit 1)"],
+      ],
+      ['gates_green', 'Gates ran on 0123456789ab: 1 of 1 green', ['Step 1: pytest — green']],
+      ['step_done', 'Step 1 done by token:ci (checkpoint 0123456789ab)', []],
+      ['step_reset', 'Step 1 reopened by browser', []],
+    ]);
+    // A replay from the start adds nothing; the status is not touched.
+    expect(fold(all, state)).toBe(state);
+    expect(state.status).toBeNull();
+  });
+
+  it('notes a reviewer model comment as advice without changing the status', () => {
+    const before = fold(items(log));
+    const comment = items(
+      [
+        {
+          type: 'review.commented',
+          reviewer: 'model-x',
+          verdict: 'looks_good',
+          comment: 'Focused fix.',
+          diffSha256: 'f'.repeat(64),
+        },
+      ],
+      log.length + 1,
+    );
+    const state = fold(comment, before);
+    expect(state.status).toBe('awaiting_review');
+    expect(state.notes).toEqual([
+      {
+        seq: log.length + 1,
+        at: '2026-11-02T10:00:00.000Z',
+        kind: 'advice',
+        text: 'Reviewer model model-x: looks good on diff ffffffffffff (advisory)',
+        details: [],
+      },
+    ]);
+    expect(reduceTimeline(state, comment[0]!)).toBe(state);
+  });
 });

@@ -1,4 +1,6 @@
-import type { TaskEvent, TaskStatus, TimelineItem } from '../trpc/router-types';
+import { formatArgv, shortSha } from '../format';
+import { verdictWord } from '../review/model-review';
+import type { EventOf, TaskEvent, TaskStatus, TimelineItem } from '../trpc/router-types';
 import {
   appendTail,
   type HypothesisRow,
@@ -37,9 +39,13 @@ export function reduceTimeline(state: TimelineState, item: TimelineItem): Timeli
 }
 
 function apply(state: TimelineState, { seq, createdAt, event }: TimelineItem): TimelineState {
-  const note = (kind: Note['kind'], text: string): TimelineState => ({
+  const note = (
+    kind: Note['kind'],
+    text: string,
+    details: readonly string[] = [],
+  ): TimelineState => ({
     ...state,
-    notes: [...state.notes, { seq, at: createdAt, kind, text }],
+    notes: [...state.notes, { seq, at: createdAt, kind, text, details }],
   });
   switch (event.type) {
     case 'task.created':
@@ -145,8 +151,38 @@ function apply(state: TimelineState, { seq, createdAt, event }: TimelineItem): T
           hypotheses: [...ranked.sort((a, b) => (a.rank ?? 0) - (b.rank ?? 0)), ...unranked],
         };
       });
+    case 'fixer.spent':
+      return {
+        ...state,
+        spend: {
+          tokens: event.totalTokens,
+          costMicroUsd: event.totalCostMicroUsd,
+          decisions: (state.spend?.decisions ?? 0) + 1,
+        },
+      };
+    case 'gates.finished': {
+      const green = event.gates.filter((gate) => gate.green).length;
+      const all = event.gates.length;
+      return note(
+        green === all ? 'gates_green' : 'gates_red',
+        `Gates ran on ${shortSha(event.commitSha)}: ${green} of ${all} green`,
+        event.gates.map(gateLine),
+      );
+    }
+    case 'milestone.done':
+      return note(
+        'step_done',
+        `Step ${event.step} done by ${event.by} (checkpoint ${shortSha(event.commitSha)})`,
+      );
+    case 'milestone.reset':
+      return note('step_reset', `Step ${event.step} reopened by ${event.by}`);
     case 'review.ready':
       return { ...state, review: event };
+    case 'review.commented':
+      return note(
+        'advice',
+        `Reviewer model ${event.reviewer}: ${verdictWord(event.verdict)} on diff ${shortSha(event.diffSha256)} (advisory)`,
+      );
     case 'task.approved':
       return note('approved', `Approved by ${event.by} (diff ${event.sha256.slice(0, 12)})`);
     case 'task.rejected':
@@ -164,6 +200,13 @@ function apply(state: TimelineState, { seq, createdAt, event }: TimelineItem): T
     default:
       return state;
   }
+}
+
+function gateLine(gate: EventOf<'gates.finished'>['gates'][number]): string {
+  const result = gate.green
+    ? 'green'
+    : `red (${gate.exitCode === null ? 'no exit code' : `exit ${gate.exitCode}`})`;
+  return `Step ${gate.step}: ${formatArgv(gate.argv)} — ${result}`;
 }
 
 function newRow(name: string, origin: string): HypothesisRow {

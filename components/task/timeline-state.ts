@@ -44,8 +44,28 @@ export interface IntakeState {
 export interface Note {
   readonly seq: number;
   readonly at: string;
-  readonly kind: 'approved' | 'rejected' | 'rolled_back' | 'failed' | 'cancelled' | 'interrupted';
+  readonly kind:
+    | 'approved'
+    | 'rejected'
+    | 'rolled_back'
+    | 'failed'
+    | 'cancelled'
+    | 'interrupted'
+    | 'gates_green'
+    | 'gates_red'
+    | 'step_done'
+    | 'step_reset'
+    | 'advice';
   readonly text: string;
+  /** Lines under the text (e.g. each gate's result). */
+  readonly details: readonly string[];
+}
+
+/** The fixer's spend as the stream reported it: the task's totals after the last decision. */
+export interface SpendState {
+  readonly tokens: number;
+  readonly costMicroUsd: number;
+  readonly decisions: number;
 }
 
 export interface TimelineState {
@@ -65,6 +85,8 @@ export interface TimelineState {
   /** Hypotheses submitted and waiting for the next iteration. */
   readonly pending: readonly { readonly name: string; readonly origin: string }[];
   readonly review: EventOf<'review.ready'> | null;
+  /** Null until the first `fixer.spent`. */
+  readonly spend: SpendState | null;
   readonly notes: readonly Note[];
 }
 
@@ -88,6 +110,7 @@ export const initialTimeline: TimelineState = {
   iterations: [],
   pending: [],
   review: null,
+  spend: null,
   notes: [],
 };
 

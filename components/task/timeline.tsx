@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { formatBytes, formatDuration, formatTime, plural, shortSha } from '../format';
 import type { TaskView } from '../trpc/router-types';
 import { OutputTail } from './output-tail';
+import { formatSpend } from './spend';
 import type { IterationState, RunSummary, TimelineState } from './timeline-state';
 
 /** What happened to the task, step by step, as the events arrive. */
@@ -80,6 +81,11 @@ export function Timeline({
             <IterationSummary iteration={iteration} />
           </Step>
         ))}
+        {timeline.spend === null ? null : (
+          <Step title="Fixer spend" state={plural(timeline.spend.decisions, 'decision')}>
+            <p>{formatSpend({ ...timeline.spend, maxTokens: task.spend.maxTokens })}</p>
+          </Step>
+        )}
         {timeline.pending.length === 0 ? null : (
           <Step title="Queued hypotheses" state="waiting">
             <p>For the next iteration: {timeline.pending.map((p) => p.name).join(', ')}</p>
@@ -96,6 +102,13 @@ export function Timeline({
         )}
         {timeline.notes.map((note) => (
           <Step key={note.seq} title={note.text} state={note.kind.replace('_', ' ')}>
+            {note.details.length === 0 ? null : (
+              <ul className="note-details">
+                {note.details.map((line, i) => (
+                  <li key={i}>{line}</li>
+                ))}
+              </ul>
+            )}
             <p className="muted">
               <time dateTime={note.at}>{formatTime(note.at)}</time>
             </p>

@@ -69,6 +69,48 @@ describe('tasks router', () => {
     expect(view.testCommand).toEqual(['pytest', '-q']);
   });
 
+  it("returns the fixer, the spend, the plan and the reviewer model's comments", async () => {
+    const task = tasks.addTask({
+      status: 'awaiting_review',
+      fixer: 'llm',
+      allowTestEdits: true,
+      spend: { tokens: 1234, costMicroUsd: 2600, maxTokens: 200_000 },
+      plan: [
+        {
+          index: 1,
+          title: 'Fix add',
+          scope: 'src/calc.py',
+          status: 'open',
+          doneAt: null,
+          gates: [
+            {
+              argv: ['pytest', '-q'],
+              lastRun: {
+                green: false,
+                exitCode: 1,
+                commitSha: 'a'.repeat(40),
+                at: '2026-11-02T10:03:00.000Z',
+                current: false,
+              },
+            },
+            { argv: ['ruff', 'check'], lastRun: null },
+          ],
+        },
+      ],
+      diffSha256: 'f'.repeat(64),
+      reviewComments: [
+        { reviewer: 'model-x', verdict: 'unsure', comment: 'Hm.', diffSha256: 'f'.repeat(64) },
+      ],
+    });
+    // The output schema strips what it does not name: the whole view must come through.
+    expect(await caller().tasks.get({ taskId: task.id })).toEqual(task);
+    expect(await caller().tasks.cancel({ taskId: task.id })).toMatchObject({
+      spend: task.spend,
+      plan: task.plan,
+      reviewComments: task.reviewComments,
+    });
+  });
+
   it('creates a task from a Git URL as the browser', async () => {
     const { id } = await caller().tasks.create({
       gitUrl: 'https://example.com/repo.git',

@@ -49,6 +49,35 @@ const baselineViewSchema = z.object({
   outputTail: z.string(),
 });
 
+const gateViewSchema = z.object({
+  argv: list(z.string()),
+  lastRun: z
+    .object({
+      green: z.boolean(),
+      exitCode: z.number().nullable(),
+      commitSha: z.string().nullable(),
+      at: z.string(),
+      current: z.boolean(),
+    })
+    .nullable(),
+});
+
+const planStepViewSchema = z.object({
+  index: z.number(),
+  title: z.string(),
+  scope: z.string(),
+  status: z.enum(['open', 'done']),
+  doneAt: z.string().nullable(),
+  gates: list(gateViewSchema),
+});
+
+const reviewCommentSchema = z.object({
+  reviewer: z.string(),
+  verdict: z.string(),
+  comment: z.string(),
+  diffSha256: z.string(),
+});
+
 export const taskViewSchema = z.object({
   id: z.string(),
   status: taskStatusSchema,
@@ -65,6 +94,15 @@ export const taskViewSchema = z.object({
   lastEventId: z.number(),
   createdAt: z.string(),
   updatedAt: z.string(),
+  fixer: z.string(),
+  allowTestEdits: z.boolean(),
+  spend: z.object({
+    tokens: z.number(),
+    costMicroUsd: z.number(),
+    maxTokens: z.number().nullable(),
+  }),
+  plan: list(planStepViewSchema),
+  reviewComments: list(reviewCommentSchema),
 });
 
 export const taskSummarySchema = z.object({

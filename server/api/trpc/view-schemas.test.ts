@@ -1,0 +1,93 @@
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import type { z } from 'zod';
+import type { TaskView } from '../../tasks/task-api';
+import { taskViewSchema } from './view-schemas';
+
+type Parsed = z.output<typeof taskViewSchema>;
+type Step = Parsed['plan'][number];
+type Gate = Step['gates'][number];
+
+/** A view with every optional part filled in: an LLM task with a plan and a model's comment. */
+const view: TaskView = {
+  id: 'c0123456789abcdef01234567',
+  status: 'awaiting_review',
+  source: { kind: 'git', url: 'https://example.com/repo.git', ref: 'main' },
+  testCommand: ['pytest', '-q'],
+  maxIterations: 3,
+  hypothesesPerIteration: 2,
+  baseline: {
+    passed: 1,
+    failed: 1,
+    skipped: 0,
+    exitCode: 1,
+    durationMs: 420,
+    parsed: true,
+    outputTail: '1 failed',
+  },
+  iterations: [],
+  pendingHypotheses: [],
+  diffSha256: 'f'.repeat(64),
+  approvedDiffSha256: null,
+  error: null,
+  lastEventId: 12,
+  createdAt: '2026-11-02T10:00:00.000Z',
+  updatedAt: '2026-11-02T10:05:00.000Z',
+  fixer: 'llm',
+  allowTestEdits: true,
+  spend: { tokens: 1234, costMicroUsd: 2600, maxTokens: 200_000 },
+  plan: [
+    {
+      index: 1,
+      title: 'Fix add',
+      scope: 'src/calc.py',
+      status: 'done',
+      doneAt: '2026-11-02T10:04:00.000Z',
+      gates: [
+        {
+          argv: ['pytest', '-q', 'tests/test_add.py'],
+          lastRun: {
+            green: true,
+            exitCode: 0,
+            commitSha: 'a'.repeat(40),
+            at: '2026-11-02T10:03:00.000Z',
+            current: true,
+          },
+        },
+      ],
+    },
+    { index: 2, title: 'Docs', scope: '', status: 'open', doneAt: null, gates: [] },
+  ],
+  reviewComments: [
+    {
+      reviewer: 'model-x',
+      verdict: 'concerns',
+      comment: 'Edits a test.',
+      diffSha256: 'f'.repeat(64),
+    },
+  ],
+};
+
+describe('taskViewSchema', () => {
+  it('has exactly the fields of TaskView, down to the gates', () => {
+    expectTypeOf<keyof Parsed>().toEqualTypeOf<keyof TaskView>();
+    expectTypeOf<keyof Parsed['spend']>().toEqualTypeOf<keyof TaskView['spend']>();
+    expectTypeOf<keyof Step>().toEqualTypeOf<keyof TaskView['plan'][number]>();
+    expectTypeOf<keyof Gate>().toEqualTypeOf<keyof TaskView['plan'][number]['gates'][number]>();
+    expectTypeOf<keyof NonNullable<Gate['lastRun']>>().toEqualTypeOf<
+      keyof NonNullable<TaskView['plan'][number]['gates'][number]['lastRun']>
+    >();
+    expectTypeOf<keyof Parsed['reviewComments'][number]>().toEqualTypeOf<
+      keyof TaskView['reviewComments'][number]
+    >();
+    expectTypeOf<Parsed>().toExtend<TaskView>();
+  });
+
+  it('passes a full view through without stripping anything', () => {
+    expect(taskViewSchema.parse(view)).toEqual(view);
+  });
+
+  it('refuses a step status it does not know', () => {
+    const bad = { ...view, plan: [{ ...view.plan[0], status: 'skipped' }] };
+    expect(taskViewSchema.safeParse(bad).success).toBe(false);
+  });
+});
