@@ -40,7 +40,10 @@ export function HypothesisAuthor({
   const submit = useMutation(
     trpc.tasks.submitHypothesis.mutationOptions({
       onSuccess: (result) => {
-        setSubmitted(`Submitted ${result.accepted.join(', ')}: it runs in the next iteration.`);
+        // Still true after it ran: the table, not this note, tells how it went.
+        setSubmitted(
+          `Submitted ${result.accepted.join(', ')}. It is queued for an iteration; its result appears in the Hypotheses table.`,
+        );
         setName('');
         setEdits(new Map());
         void queryClient.invalidateQueries({ queryKey: trpc.tasks.get.queryKey({ taskId }) });

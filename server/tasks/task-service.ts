@@ -5,6 +5,7 @@ import { recordAudit } from '../audit/audit-log';
 import { actorLabel } from '../auth/api-tokens';
 import type { Db } from '../db/client';
 import { eventsSince, type StoredEvent } from '../db/event-store';
+import { inTransaction } from '../db/transaction';
 import { AppError } from '../errors/app-error';
 import type { GitUrlPolicy } from '../engine/intake/git-url-policy';
 import { activeStatuses } from '../engine/loop/task-status';
@@ -190,7 +191,8 @@ export class TaskService implements TaskServiceApi {
         imported = { sourceId, commit: created.commit, files, bytes };
       }
 
-      const task = await store.transact('', async (tx) => {
+      // The row and its audit entry first; the task's first events follow in their own transaction.
+      const task = await inTransaction(this.deps.db, async (tx) => {
         const row = await tx.task.create({
           data: {
             sourceKind: source.kind,
