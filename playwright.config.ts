@@ -1,4 +1,5 @@
 import { defineConfig, devices } from '@playwright/test';
+import { chromiumLaunchOptions } from './e2e/support/chromium';
 
 /**
  * The e2e tier (`e2e/*.spec.ts`): the built app under `next start` on a scratch data directory,
@@ -29,19 +30,7 @@ export default defineConfig({
     navigationTimeout: 60_000,
     // The hypothesis editor is filled by a real paste (Ctrl+V) from the clipboard.
     permissions: ['clipboard-read', 'clipboard-write'],
-    launchOptions: {
-      executablePath: process.env.SHADOWBOX_CHROMIUM ?? '/usr/bin/chromium',
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-        '--disable-quic',
-      ],
-    },
+    launchOptions: chromiumLaunchOptions,
   },
   projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
 });

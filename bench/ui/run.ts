@@ -16,6 +16,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium, type Browser } from '@playwright/test';
 import { create as createTar } from 'tar';
+import { chromiumLaunchOptions } from '../../e2e/support/chromium';
 import type { Hypothesis } from '../../server/engine/shadow/hypothesis';
 import {
   createToken,
@@ -265,19 +266,7 @@ async function timeToInteractive(server: ServerHandle, agent: ApiClient): Promis
     return `+${additions} −${deletions}, ${size.toFixed(0)} KiB`;
   };
   console.log(`\n(load average at the start of part a: ${loadAverage()})`);
-  const browser = await chromium.launch({
-    executablePath: process.env.SHADOWBOX_CHROMIUM ?? '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--disable-quic',
-    ],
-  });
+  const browser = await chromium.launch(chromiumLaunchOptions);
   const samples = { big: [] as PageTiming[], small: [] as PageTiming[] };
   try {
     // One warm-up each (the server's first render of a route), then interleaved runs.
