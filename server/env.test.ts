@@ -12,7 +12,38 @@ describe('loadEnv', () => {
       port: 3000,
       database: { provider: 'sqlite', file: '/srv/shadowbox/data/shadowbox.db' },
       hypothesisGatherMs: 3000,
+      publicUrl: null,
+      maxPendingHypotheses: 64,
+      runLimits: { maxMemoryMb: 4096, maxPids: 1024, maxDiskMb: 4096 },
+      sandboxReadOnlyPaths: [],
     });
+  });
+
+  it('reads the public URL, the inbox cap, run caps and extra sandbox paths, naming bad values', () => {
+    const env = loadEnv(
+      {
+        SHADOWBOX_PUBLIC_URL: 'https://shadowbox.example.com',
+        SHADOWBOX_MAX_PENDING_HYPOTHESES: '8',
+        SHADOWBOX_MAX_MEMORY_MB: '512',
+        SHADOWBOX_MAX_PIDS: '64',
+        SHADOWBOX_MAX_DISK_MB: '100',
+        SHADOWBOX_SANDBOX_RO_PATHS: '/opt/toolchain:/srv/sdk',
+      },
+      cwd,
+    );
+    expect(env.publicUrl?.host).toBe('shadowbox.example.com');
+    expect(env.maxPendingHypotheses).toBe(8);
+    expect(env.runLimits).toEqual({ maxMemoryMb: 512, maxPids: 64, maxDiskMb: 100 });
+    expect(env.sandboxReadOnlyPaths).toEqual(['/opt/toolchain', '/srv/sdk']);
+    expect(() => loadEnv({ SHADOWBOX_PUBLIC_URL: 'https://x.example/app' }, cwd)).toThrow(
+      'must be an origin only',
+    );
+    expect(() => loadEnv({ SHADOWBOX_MAX_PIDS: '2' }, cwd)).toThrow(
+      'SHADOWBOX_MAX_PIDS="2" must be a whole number from 8 to 4194304',
+    );
+    expect(() => loadEnv({ SHADOWBOX_SANDBOX_RO_PATHS: 'relative/dir' }, cwd)).toThrow(
+      'must be a colon-separated list of absolute paths',
+    );
   });
 
   it('reads the gather window in seconds and refuses anything but a number', () => {

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { defaultRunLimits, type RunLimits } from './engine/sandbox';
 import { AppError } from './errors/app-error';
 
 /**
@@ -14,6 +15,17 @@ export interface Env {
   database: DatabaseConfig;
   /** After an iteration's first hypothesis arrives, how long to wait for more to run with it. */
   hypothesisGatherMs: number;
+  /**
+   * The origin the browser reaches this server at when it is not 127.0.0.1/localhost/[::1]:PORT
+   * (behind a reverse proxy, say): its host is accepted by the browser endpoints' Host check.
+   */
+  publicUrl: URL | null;
+  /** Hypotheses a task may hold waiting to run; one more is refused with INBOX_FULL. */
+  maxPendingHypotheses: number;
+  /** The server's default resource caps for every sandboxed run; a task may set its own. */
+  runLimits: RunLimits;
+  /** Host paths bound read-only into every sandbox beyond the built-in list (toolchains). */
+  sandboxReadOnlyPaths: string[];
 }
 
 export type DatabaseConfig =
@@ -53,7 +65,37 @@ const schema = z.object({
       .transform(Number)
       .optional(),
   ),
+  SHADOWBOX_PUBLIC_URL: optional.pipe(
+    z
+      .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
+      .transform((value) => new URL(value))
+      .refine((url) => url.pathname === '/' && url.search === '' && url.hash === '', {
+        error: 'must be an origin only (scheme, host and port), e.g. https://shadowbox.example.com',
+      })
+      .optional(),
+  ),
+  SHADOWBOX_MAX_PENDING_HYPOTHESES: optional.pipe(positiveInteger(1, 10_000).optional()),
+  SHADOWBOX_MAX_MEMORY_MB: optional.pipe(positiveInteger(16, 1_048_576).optional()),
+  SHADOWBOX_MAX_PIDS: optional.pipe(positiveInteger(8, 4_194_304).optional()),
+  SHADOWBOX_MAX_DISK_MB: optional.pipe(positiveInteger(1, 16_777_216).optional()),
+  SHADOWBOX_SANDBOX_RO_PATHS: optional.pipe(
+    z
+      .string()
+      .transform((value) => value.split(':').filter((p) => p !== ''))
+      .refine((paths) => paths.every((p) => path.isAbsolute(p) && !p.includes('\0')), {
+        error: 'must be a colon-separated list of absolute paths',
+      })
+      .optional(),
+  ),
 });
+
+function positiveInteger(min: number, max: number) {
+  return z
+    .string()
+    .regex(/^\d{1,9}$/, `must be a whole number from ${min} to ${max}`)
+    .transform(Number)
+    .refine((n) => n >= min && n <= max, `must be a whole number from ${min} to ${max}`);
+}
 
 export function loadEnv(source: EnvSource = process.env, cwd: string = process.cwd()): Env {
   const parsed = schema.safeParse({
@@ -62,6 +104,12 @@ export function loadEnv(source: EnvSource = process.env, cwd: string = process.c
     PORT: source.PORT,
     DATABASE_URL: source.DATABASE_URL,
     SHADOWBOX_HYPOTHESIS_GATHER_SECS: source.SHADOWBOX_HYPOTHESIS_GATHER_SECS,
+    SHADOWBOX_PUBLIC_URL: source.SHADOWBOX_PUBLIC_URL,
+    SHADOWBOX_MAX_PENDING_HYPOTHESES: source.SHADOWBOX_MAX_PENDING_HYPOTHESES,
+    SHADOWBOX_MAX_MEMORY_MB: source.SHADOWBOX_MAX_MEMORY_MB,
+    SHADOWBOX_MAX_PIDS: source.SHADOWBOX_MAX_PIDS,
+    SHADOWBOX_MAX_DISK_MB: source.SHADOWBOX_MAX_DISK_MB,
+    SHADOWBOX_SANDBOX_RO_PATHS: source.SHADOWBOX_SANDBOX_RO_PATHS,
   });
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => {
@@ -81,6 +129,14 @@ export function loadEnv(source: EnvSource = process.env, cwd: string = process.c
     port: values.PORT ?? 3000,
     database: parseDatabaseUrl(values.DATABASE_URL, dataDir, cwd),
     hypothesisGatherMs: Math.round((values.SHADOWBOX_HYPOTHESIS_GATHER_SECS ?? 3) * 1000),
+    publicUrl: values.SHADOWBOX_PUBLIC_URL ?? null,
+    maxPendingHypotheses: values.SHADOWBOX_MAX_PENDING_HYPOTHESES ?? 64,
+    runLimits: {
+      maxMemoryMb: values.SHADOWBOX_MAX_MEMORY_MB ?? defaultRunLimits.maxMemoryMb,
+      maxPids: values.SHADOWBOX_MAX_PIDS ?? defaultRunLimits.maxPids,
+      maxDiskMb: values.SHADOWBOX_MAX_DISK_MB ?? defaultRunLimits.maxDiskMb,
+    },
+    sandboxReadOnlyPaths: values.SHADOWBOX_SANDBOX_RO_PATHS ?? [],
   };
 }
 

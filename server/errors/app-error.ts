@@ -17,6 +17,8 @@ export const appErrorCodes = {
   STALE_DIFF: 409,
   /** The request is valid but the task is not in a state that allows it. */
   INVALID_STATE: 409,
+  /** The task already holds as many waiting hypotheses as it may. */
+  INBOX_FULL: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   // Intake policy rejections (422): the archive or URL is refused and nothing was written.

@@ -16,3 +16,10 @@ export {
   type SandboxEnvOptions,
 } from './sandbox-env';
 export { hostWritableMounts, writableMounts } from './host-mounts';
+export {
+  defaultRunLimits,
+  describeLimitExceeded,
+  runLimitsProblem,
+  type RunLimits,
+  type LimitExceeded,
+} from './run-limits';

@@ -1,4 +1,5 @@
 import type { ProcessResult } from '../process/run-process';
+import type { RunLimits } from '../sandbox/run-limits';
 import type { PreparedHypothesis } from './hypothesis';
 
 export type ShadowMode = 'overlay' | 'inplace';
@@ -11,6 +12,7 @@ export interface ExecutionRequest {
   readonly cwd: string;
   readonly env: Readonly<Record<string, string>>;
   readonly timeoutMs: number;
+  readonly limits: RunLimits;
   readonly tailBytes: number;
   readonly signal?: AbortSignal;
   readonly onLine?: (line: string) => void;

@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../../errors/app-error';
 import type { RunnerName } from '../parsers';
+import { runLimitsProblem, type RunLimits } from '../sandbox/run-limits';
 import type { Hypothesis } from './hypothesis';
 import { pathProblem } from './hypothesis-paths';
 
@@ -28,6 +29,8 @@ export interface ShadowRunRequest {
    * that edit test files when the task does not allow it).
    */
   readonly demote?: ReadonlySet<string>;
+  /** Caps per hypothesis run; each field defaults to `defaultRunLimits`. */
+  readonly limits?: Partial<RunLimits>;
 }
 
 /** Refuses a request that cannot run, naming the option and the value, before anything runs. */
@@ -58,6 +61,8 @@ export async function validateRequest(request: ShadowRunRequest): Promise<void> 
       `the timeout must be positive, got ${String(timeoutMs)} ms`,
     );
   }
+  const limitsProblem = request.limits === undefined ? null : runLimitsProblem(request.limits);
+  if (limitsProblem !== null) throw new AppError('INVALID_ARGUMENT', limitsProblem);
   const cwdProblem = cwd === undefined || cwd === '.' ? null : pathProblem(cwd);
   if (cwdProblem !== null)
     throw new AppError('INVALID_ARGUMENT', `cwd '${String(cwd)}' ${cwdProblem}`);

@@ -10,6 +10,7 @@ import {
   type TestCounts,
 } from '../parsers';
 import { discardEvents, type EventSink } from '../ports';
+import { defaultRunLimits } from '../sandbox/run-limits';
 import { applyHypothesis } from './apply-hypothesis';
 import type { Execution, HypothesisExecutor } from './executor';
 import type { PreparedHypothesis } from './hypothesis';
@@ -64,6 +65,7 @@ export async function shadowRun(
     hypotheses: prepared.map((h) => h.name),
   });
 
+  const limits = { ...defaultRunLimits, ...request.limits };
   const limit = pLimit(parallel);
   const runOne = async (hypothesis: PreparedHypothesis): Promise<HypothesisOutcome> => {
     events.emit({ type: 'hypothesis.started', name: hypothesis.name });
@@ -74,6 +76,7 @@ export async function shadowRun(
       cwd: request.cwd ?? '.',
       env: request.env ?? {},
       timeoutMs: request.timeoutMs ?? defaultTimeoutMs,
+      limits,
       tailBytes: request.tailBytes ?? 64 * 1024,
       reportPaths,
       onLine: (line) => events.emit({ type: 'hypothesis.output', name: hypothesis.name, line }),
