@@ -7,6 +7,7 @@ export {
   type SandboxLayout,
   type SandboxCommand,
   type SandboxCommandOptions,
+  type SandboxPrograms,
   type CacheOverlay,
 } from './sandbox-command';
 export {
@@ -15,7 +16,13 @@ export {
   validateExtraEnv,
   type SandboxEnvOptions,
 } from './sandbox-env';
-export { hostWritableMounts, writableMounts } from './host-mounts';
+export {
+  probeSandbox,
+  type ProbeResult,
+  type SandboxCapabilities,
+  type Enforcement,
+} from './probe';
+export { prepareSandbox, type SandboxHost, type PreparedSandbox } from './sandbox-host';
 export {
   defaultRunLimits,
   describeLimitExceeded,

@@ -2,48 +2,149 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { runProcess } from '../process/run-process';
-import { hostWritableMounts } from './host-mounts';
+import { detectCgroups, type CgroupSupport } from './cgroups';
+import { defaultRunLimits } from './run-limits';
+import type { SandboxPrograms } from './sandbox-command';
 import { sandboxEnv } from './sandbox-env';
 import { prepareSandbox, type SandboxHost } from './sandbox-host';
 
-export type ProbeResult =
-  | ({ readonly mode: 'overlay' } & SandboxHost)
-  | { readonly mode: 'inplace'; readonly reason: string };
+/** How this machine enforces one resource cap. */
+export type Enforcement =
+  | 'cgroup v1'
+  | 'cgroup v2'
+  | 'rlimit per process'
+  | 'rlimit per user'
+  | 'upper-layer watcher and file-size rlimit'
+  | 'not enforced';
 
-export function findIp(hostPath = process.env.PATH ?? ''): string | null {
-  const dirs = [...hostPath.split(':').filter(Boolean), '/usr/sbin', '/sbin', '/usr/bin', '/bin'];
-  return dirs.map((dir) => path.join(dir, 'ip')).find((candidate) => existsSync(candidate)) ?? null;
+export interface SandboxCapabilities {
+  readonly memory: Enforcement;
+  readonly pids: Enforcement;
+  readonly disk: Enforcement;
+  /** Why a cap is weaker than a control group, in words for the log and /coding. */
+  readonly notes: readonly string[];
 }
 
+export type ProbeResult =
+  | ({ readonly mode: 'overlay'; readonly capabilities: SandboxCapabilities } & SandboxHost)
+  | { readonly mode: 'inplace'; readonly reason: string };
+
+const searchPath = (hostPath: string): string[] => [
+  ...hostPath.split(':').filter(Boolean),
+  '/usr/sbin',
+  '/sbin',
+  '/usr/bin',
+  '/bin',
+];
+
+/** The first `name` on PATH (and the system directories), or null. */
+export function findProgram(name: string, hostPath = process.env.PATH ?? ''): string | null {
+  return (
+    searchPath(hostPath)
+      .map((dir) => path.join(dir, name))
+      .find((candidate) => existsSync(candidate)) ?? null
+  );
+}
+
+export const findIp = (hostPath?: string): string | null => findProgram('ip', hostPath);
+
+const requiredPrograms = {
+  ip: "iproute2's `ip`",
+  unshare: "util-linux's `unshare`",
+  setpriv: "util-linux's `setpriv`",
+  bwrap: 'bubblewrap (`bwrap`; apt-get install bubblewrap)',
+} as const;
+
 // Inside the lower layer: a write, a rename and the delete of a lower directory (without
-// `userxattr` that fails with EIO, and cargo's renames with EXDEV); then the host must be
-// read-only next to the workspace and HOME writable.
+// `userxattr` that fails with EIO, and cargo's renames with EXDEV); HOME writable; then what makes
+// the sandbox a boundary: no capability left, mounts that cannot be remounted, nothing of the
+// host beside the workspace.
 const check = [
   'echo changed > file && mv file renamed && rm -r dir && test ! -e dir && mkdir -p target/x',
-  '! touch ../host-write 2>/dev/null',
   'touch "$HOME/home-write"',
+  'grep -q "^CapEff:[[:space:]]*0*$" /proc/self/status',
+  '! mount -o remount,bind,rw / 2>/dev/null',
+  'touch ../host-write 2>/dev/null || true',
+  'test ! -e ../canary',
   'echo ok',
 ].join(' && ');
 
+interface MachineProbe {
+  readonly programs: SandboxPrograms;
+  readonly cgroups: CgroupSupport | null;
+  readonly capabilities: SandboxCapabilities;
+}
+
+function capabilitiesOf(
+  cgroups: CgroupSupport | null,
+  prlimit: string | null,
+  notes: readonly string[],
+): SandboxCapabilities {
+  const cgroup = cgroups === null ? null : (`cgroup v${cgroups.version}` as const);
+  const memory =
+    cgroups !== null && (cgroups.version === 2 || cgroups.memory !== null) ? cgroup : null;
+  const pids = cgroups !== null && (cgroups.version === 2 || cgroups.pids !== null) ? cgroup : null;
+  const all = [...notes];
+  if (memory === null) {
+    all.push(
+      prlimit === null
+        ? 'the memory cap is not enforced (no cgroup, no prlimit)'
+        : 'the memory cap limits each process’s address space, not the whole run',
+    );
+  }
+  if (pids === null) {
+    all.push(
+      prlimit === null
+        ? 'the process cap is not enforced (no cgroup, no prlimit)'
+        : 'the process cap counts the sandbox user’s processes, not the run’s',
+    );
+  }
+  return {
+    memory: memory ?? (prlimit === null ? 'not enforced' : 'rlimit per process'),
+    pids: pids ?? (prlimit === null ? 'not enforced' : 'rlimit per user'),
+    disk: 'upper-layer watcher and file-size rlimit',
+    notes: all,
+  };
+}
+
 /**
- * Checks once that this machine can run shadows: user namespaces, an overlay mounted with
- * `userxattr` inside them, loopback, and a read-only host. Must leave its lower layer untouched.
+ * Checks once that this machine can run shadows as a boundary: user namespaces, an overlay mounted
+ * with `userxattr` inside them, loopback, bubblewrap's minimal root with no capabilities and
+ * locked mounts. Must leave its lower layer untouched.
  */
-async function probe(scratchRoot: string): Promise<ProbeResult> {
-  const ipPath = findIp();
-  if (ipPath === null) return { mode: 'inplace', reason: "iproute2's `ip` was not found" };
+async function probeMachine(scratchRoot: string): Promise<MachineProbe | string> {
+  const found: Record<string, string | null> = {};
+  for (const [name, what] of Object.entries(requiredPrograms)) {
+    found[name] = findProgram(name);
+    if (found[name] === null) return `${what} was not found`;
+  }
+  const prlimit = findProgram('prlimit');
+  const programs: SandboxPrograms = {
+    ip: found.ip!,
+    unshare: found.unshare!,
+    setpriv: found.setpriv!,
+    bwrap: found.bwrap!,
+    prlimit,
+  };
+  const detection = await detectCgroups();
   await mkdir(scratchRoot, { recursive: true });
-  const dir = await mkdtemp(path.join(scratchRoot, 'probe-'));
+  const dir = await mkdtemp(path.join(scratchRoot, `run-${process.pid}-probe-`));
   try {
     const lower = path.join(dir, 'lower');
     await mkdir(path.join(lower, 'dir'), { recursive: true });
     await writeFile(path.join(lower, 'file'), 'original');
     await writeFile(path.join(lower, 'dir', 'inner'), 'inner');
-    for (const sub of ['upper', 'work', 'home']) await mkdir(path.join(dir, sub));
+    await writeFile(path.join(dir, 'canary'), 'the host');
+    for (const sub of ['upper', 'work']) await mkdir(path.join(dir, sub));
     await writeFile(path.join(dir, 'deletes'), '');
-    const host: SandboxHost = { ipPath, readOnlyMounts: await hostWritableMounts() };
+    const host: SandboxHost = {
+      programs,
+      cgroups: detection.support,
+      hidden: [dir],
+      extraReadOnly: [],
+    };
     const home = path.join(dir, 'home');
-    const command = await prepareSandbox(
+    const sandbox = await prepareSandbox(
       host,
       {
         kind: 'overlay',
@@ -55,38 +156,67 @@ async function probe(scratchRoot: string): Promise<ProbeResult> {
         home,
       },
       ['/bin/sh', '-c', check],
-      { runDir: dir },
+      {
+        runDir: dir,
+        env: sandboxEnv({ home, tmpdir: home }),
+        limits: defaultRunLimits,
+      },
     );
-    const result = await runProcess(command.file, command.args, {
+    const result = await runProcess(sandbox.file, sandbox.args, {
       cwd: dir,
-      env: sandboxEnv({ home, tmpdir: home }),
+      env: sandbox.env,
       timeoutMs: 10_000,
       killGraceMs: 0,
     });
+    await sandbox.cgroup?.destroy();
     if (result.exitCode !== 0 || result.output.text.trim() !== 'ok') {
       const why =
         result.spawnError ??
         (result.output.text.trim().split('\n').slice(-3).join(' | ') ||
           `exit ${String(result.exitCode)}`);
-      return { mode: 'inplace', reason: `sandbox probe failed: ${why}` };
+      return `sandbox probe failed: ${why}`;
     }
     const untouched =
       (await readFile(path.join(lower, 'file'), 'utf8')) === 'original' &&
       (await readFile(path.join(lower, 'dir', 'inner'), 'utf8')) === 'inner' &&
       (await readdir(lower)).sort().join(',') === 'dir,file' &&
       !existsSync(path.join(dir, 'host-write'));
-    return untouched
-      ? { mode: 'overlay', ...host }
-      : { mode: 'inplace', reason: 'sandbox probe wrote through to the host' };
+    if (!untouched) return 'sandbox probe wrote through to the host';
+    return {
+      programs,
+      cgroups: detection.support,
+      capabilities: capabilitiesOf(detection.support, prlimit, detection.notes),
+    };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
 }
 
-let cached: Promise<ProbeResult> | undefined;
+let cached: Promise<MachineProbe | string> | undefined;
 
-/** Probes once per process: the answer depends on the kernel and its settings, not on the call. */
-export function probeSandbox(scratchRoot: string): Promise<ProbeResult> {
-  cached ??= probe(scratchRoot);
-  return cached;
+export interface ProbeOptions {
+  /** Host directories no sandbox may see (the data directory). */
+  readonly hidden: readonly string[];
+  readonly extraReadOnly?: readonly string[];
+}
+
+/**
+ * Probes the machine once per process (the answer depends on the kernel and its settings, not on
+ * the call) and describes the sandbox host for these options.
+ */
+export async function probeSandbox(
+  scratchRoot: string,
+  options: ProbeOptions = { hidden: [] },
+): Promise<ProbeResult> {
+  cached ??= probeMachine(scratchRoot);
+  const machine = await cached;
+  if (typeof machine === 'string') return { mode: 'inplace', reason: machine };
+  return {
+    mode: 'overlay',
+    programs: machine.programs,
+    cgroups: machine.cgroups,
+    capabilities: machine.capabilities,
+    hidden: options.hidden.map((p) => path.resolve(p)),
+    extraReadOnly: options.extraReadOnly ?? [],
+  };
 }

@@ -1,3 +1,5 @@
+import { bwrapArgs, type SandboxRoot } from './sandbox-root';
+
 /** The exit code of a sandbox whose set-up failed; its output then holds one `setup failed` line. */
 export const setupFailedExitCode = 125;
 const setupFailedMarker = 'shadowbox-sandbox: setup failed: ';
@@ -10,37 +12,39 @@ export function sandboxSetupFailure(exitCode: number | null, output: string): st
 }
 
 /**
- * Runs one command inside new user, mount, network and PID namespaces.
+ * The set-up half of a sandbox, run as root of new user, mount, network and PID namespaces.
  *
- * The shell script is fixed text; everything variable reaches it as positional arguments or in the
- * run's fstab, so no path or command is ever interpreted by a shell. Inside, the script brings
- * loopback up (each run has its own, so two runs can listen on the same port), mounts everything
- * the run needs with one `mount --all` (the overlay on the workspace's own path, so warm build
- * caches keep matching their recorded paths; a private tmpfs for HOME; a fresh sysfs that shows no
- * host cgroups; a /dev of its own), makes the host's writable mounts read-only (the namespace's
- * root is the server's user, who must not be able to write the server's files), applies deletions
- * through the overlay (whiteouts), then execs the command with stderr folded into stdout so the
- * two keep their relative order.
+ * The script is fixed text; everything variable reaches it as positional arguments or in the
+ * run's fstab, so no path or command is ever interpreted by a shell. It joins the run's control
+ * groups (before anything forks, so every process of the run is counted), caps the size of any
+ * one file it writes, brings loopback up (each run has its own), mounts the overlay on the
+ * workspace's own path (so warm build caches keep matching their recorded paths) and the
+ * toolchain caches' overlays with one `mount --all`, applies deletions through the overlay
+ * (whiteouts), then execs bubblewrap, which builds the command's minimal root and drops every
+ * capability (see `bwrapArgs`). stderr is folded into stdout so the two keep their order.
  */
 const script = `set -eu
 fail() { echo "${setupFailedMarker}$*" >&2; exit ${setupFailedExitCode}; }
-root=$1 cwd=$2 fstab=$3 upper=$4 work=$5 deletes=$6 tmpfs=$7 ip=$8 readonly=$9
-shift 9
+groups=$1; shift
+while [ "$groups" -gt 0 ]; do
+  echo 0 > "$1" || fail "cannot join the run's control group $1"
+  shift; groups=$((groups - 1))
+done
+ulimit -f "$1" || fail "cannot cap file sizes"
+ip=$2 fstab=$3 root=$4 upper=$5 work=$6 tmpfs=$7 deletes=$8
+shift 8
 "$ip" link set lo up || fail "cannot bring loopback up"
-if [ "$tmpfs" = 1 ]; then
-  mount -t tmpfs -o mode=0700 shadowbox-upper "$work" || fail "cannot mount a tmpfs for the upper layer"
+if [ "$tmpfs" != 0 ]; then
+  mount -t tmpfs -o "mode=0700,size=$tmpfs" shadowbox-upper "$work" || fail "cannot mount a tmpfs for the upper layer"
   mkdir "$work/upper" "$work/work"
   cp -a "$upper/." "$work/upper/" || fail "cannot stage the hypothesis on tmpfs"
 fi
-mount --all --fstab "$fstab" || fail "cannot mount the sandbox's file systems on $root"
-while [ "$readonly" -gt 0 ]; do
-  mount -o remount,bind,ro "$1" || fail "cannot make $1 read-only"
-  shift; readonly=$((readonly - 1))
-done
+if [ -s "$fstab" ]; then
+  mount --all --fstab "$fstab" || fail "cannot mount the sandbox's file systems on $root"
+fi
 if [ -s "$deletes" ]; then
   while IFS= read -r p; do rm -f -- "$root/$p" || fail "cannot delete $p"; done < "$deletes"
 fi
-cd "$root/$cwd" || fail "cannot enter $root/$cwd"
 exec "$@" 2>&1
 `;
 
@@ -56,7 +60,7 @@ export type SandboxLayout =
       readonly deleteList: string;
       /** Copy the staged upper into a tmpfs mounted on `work`, and run from there. */
       readonly tmpfsUpper: boolean;
-      /** An empty directory: HOME and TMPDIR, a private tmpfs inside the sandbox. */
+      /** HOME and TMPDIR: a private tmpfs inside the sandbox, at this path. */
       readonly home: string;
     }
   | {
@@ -92,15 +96,6 @@ export interface CacheOverlay {
   readonly work: string;
 }
 
-export interface FstabOptions {
-  /**
-   * A directory prepared by `prepareDev` that becomes the run's /dev: the host's harmless devices
-   * bound onto placeholders, a private devpts and /dev/shm; the host's /dev is hidden beneath.
-   */
-  readonly dev: { readonly dir: string; readonly devices: readonly string[] };
-  readonly caches?: readonly CacheOverlay[];
-}
-
 // `userxattr`: without it, deleting a lower directory fails with EIO and renames across layers
 // (cargo's incremental sessions) with EXDEV. `volatile`: the upper layer is thrown away after the
 // run, so the overlay need not fsync every copied-up file nor sync at unmount (measured: cargo
@@ -108,16 +103,13 @@ export interface FstabOptions {
 const overlayLine = (target: string, upper: string, work: string, source = 'shadowbox'): string =>
   `${source} ${fstabField(target)} overlay lowerdir=${fstabField(target)},upperdir=${fstabField(upper)},workdir=${fstabField(work)},userxattr,volatile 0 0`;
 
-/** The run's fstab, mounted by one `mount --all` inside the namespace. */
-export function sandboxFstab(layout: SandboxLayout, options: FstabOptions): string {
+/** The run's fstab (its overlays), mounted by one `mount --all` inside the namespace. */
+export function sandboxFstab(layout: SandboxLayout, caches: readonly CacheOverlay[] = []): string {
   const { root } = layout;
-  const caches = options.caches ?? [];
   for (const dir of [
     root,
-    layout.home,
     ...(layout.kind === 'overlay' ? [layout.upper, layout.work] : []),
     ...caches.flatMap((c) => [c.dir, c.upper, c.work]),
-    options.dev.dir,
   ]) {
     if (!mountablePath(dir)) {
       throw new TypeError(
@@ -131,26 +123,13 @@ export function sandboxFstab(layout: SandboxLayout, options: FstabOptions): stri
       ? [`${layout.work}/upper`, `${layout.work}/work`]
       : [layout.upper, layout.work];
     lines.push(overlayLine(root, upper, work));
-  } else {
-    // A mount of its own, so it stays writable when the host's file systems become read-only.
-    lines.push(`${fstabField(root)} ${fstabField(root)} none bind 0 0`);
   }
   for (const cache of caches)
     lines.push(overlayLine(cache.dir, cache.upper, cache.work, 'shadowbox-cache'));
-  lines.push(`shadowbox-home ${fstabField(layout.home)} tmpfs mode=0700,nosuid,nodev 0 0`);
-  lines.push('shadowbox-sys /sys sysfs ro,nosuid,nodev,noexec 0 0');
-  const { dir: dev, devices } = options.dev;
-  for (const device of devices)
-    lines.push(`/dev/${device} ${fstabField(`${dev}/${device}`)} none bind 0 0`);
-  lines.push(
-    `shadowbox-pts ${fstabField(`${dev}/pts`)} devpts newinstance,ptmxmode=0666,mode=0620 0 0`,
-  );
-  lines.push(`shadowbox-shm ${fstabField(`${dev}/shm`)} tmpfs mode=1777,nosuid,nodev 0 0`);
-  lines.push(`${fstabField(dev)} /dev none rbind 0 0`);
-  return `${lines.join('\n')}\n`;
+  return lines.length === 0 ? '' : `${lines.join('\n')}\n`;
 }
 
-/** The namespaces every run gets: its own user (mapped to root), mounts, network, PIDs and /proc. */
+/** The outer namespaces every run gets: its own user (mapped to root), mounts, network and PIDs. */
 export const sandboxNamespaces = [
   '--user',
   '--map-root-user',
@@ -158,19 +137,36 @@ export const sandboxNamespaces = [
   '--net',
   '--pid',
   '--fork',
-  '--mount-proc',
+  '--kill-child=SIGKILL',
 ] as const;
 
-export interface SandboxCommandOptions {
-  /** Workspace-relative directory to run in. */
-  readonly cwd?: string;
-  readonly ipPath: string;
-  /** Where the caller wrote `sandboxFstab(layout)`. */
-  readonly fstabPath: string;
-  /** Host mount points to make read-only inside the sandbox. */
-  readonly readOnlyMounts: readonly string[];
+/** The programs a sandbox is made of, found once by the probe. */
+export interface SandboxPrograms {
+  readonly ip: string;
+  readonly unshare: string;
+  readonly setpriv: string;
+  readonly bwrap: string;
+  /** util-linux `prlimit`, for the rlimit fallback where control groups are not available. */
+  readonly prlimit: string | null;
 }
 
+export interface SandboxCommandOptions {
+  readonly programs: SandboxPrograms;
+  /** Where the caller wrote `sandboxFstab(layout)`. */
+  readonly fstabPath: string;
+  /** The command's root (see `SandboxRoot`); its cwd is an absolute path inside the workspace. */
+  readonly root: SandboxRoot;
+  /** `cgroup.procs` files of the run's control groups. */
+  readonly cgroupProcs: readonly string[];
+  /** RLIMIT_FSIZE: no file the run writes can grow beyond this. */
+  readonly maxFileBytes: number;
+}
+
+/**
+ * `setpriv --pdeathsig KILL`: the sandbox dies with the server (even on `kill -9`), as its
+ * `unshare` would otherwise be re-parented and live on; unshare in turn kills its child, the
+ * PID namespace's init, and with it everything inside.
+ */
 export function sandboxCommand(
   layout: SandboxLayout,
   argv: readonly string[],
@@ -180,28 +176,34 @@ export function sandboxCommand(
   if (program === undefined || program.length === 0) {
     throw new TypeError('sandboxCommand: the command must have a program name');
   }
+  const { programs } = options;
   const overlay = layout.kind === 'overlay' ? layout : null;
+  const tmpfsBytes = overlay?.tmpfsUpper === true ? options.maxFileBytes : 0;
   return {
-    file: 'unshare',
+    file: programs.setpriv,
     args: [
+      '--pdeathsig',
+      'KILL',
+      '--',
+      programs.unshare,
       ...sandboxNamespaces,
-      '--kill-child=SIGKILL',
       '--',
       '/bin/sh',
       '-c',
       script,
       'shadowbox-sandbox',
-      layout.root,
-      options.cwd ?? '.',
+      String(options.cgroupProcs.length),
+      ...options.cgroupProcs,
+      String(Math.ceil(options.maxFileBytes / 512)),
+      programs.ip,
       options.fstabPath,
+      layout.root,
       overlay?.upper ?? '',
       overlay?.work ?? '',
+      String(tmpfsBytes),
       overlay?.deleteList ?? '',
-      overlay?.tmpfsUpper === true ? '1' : '0',
-      options.ipPath,
-      String(options.readOnlyMounts.length),
-      ...options.readOnlyMounts,
-      ...argv,
+      programs.bwrap,
+      ...bwrapArgs(options.root, argv),
     ],
   };
 }

@@ -1,54 +1,61 @@
-import { existsSync } from 'node:fs';
-import { mkdir, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { RunCgroup, type CgroupSupport } from './cgroups';
+import { sandboxRootPaths } from './root-paths';
 import {
   sandboxCommand,
   sandboxFstab,
   type CacheOverlay,
   type SandboxCommand,
   type SandboxLayout,
+  type SandboxPrograms,
 } from './sandbox-command';
+import type { SandboxRoot } from './sandbox-root';
+import type { RunLimits } from './run-limits';
 
 /** What the probe learned about this machine, needed to build every sandboxed command. */
 export interface SandboxHost {
-  readonly ipPath: string;
-  /** Host mount points to make read-only inside each sandbox. */
-  readonly readOnlyMounts: readonly string[];
+  readonly programs: SandboxPrograms;
+  /** Where runs get control groups; null: memory and process caps fall back to rlimits. */
+  readonly cgroups: CgroupSupport | null;
+  /** Host directories no sandbox may see, whatever a toolchain variable says (the data dir). */
+  readonly hidden: readonly string[];
+  /** Operator-added read-only paths (SHADOWBOX_SANDBOX_RO_PATHS). */
+  readonly extraReadOnly: readonly string[];
 }
 
-const isInside = (dir: string, root: string): boolean => {
-  const relative = path.relative(root, dir);
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
-};
-
-// The devices a test may need; everything else of the host's /dev stays out of sight.
-const hostDevices = ['null', 'zero', 'full', 'random', 'urandom', 'tty'].filter((d) =>
-  existsSync(`/dev/${d}`),
-);
-const devLinks: readonly [string, string][] = [
-  ['ptmx', 'pts/ptmx'],
-  ['fd', '/proc/self/fd'],
-  ['stdin', '/proc/self/fd/0'],
-  ['stdout', '/proc/self/fd/1'],
-  ['stderr', '/proc/self/fd/2'],
-];
-
-/** Lays out the run's /dev: placeholders to bind the host's devices onto, mount points, links. */
-async function prepareDev(dir: string): Promise<{ dir: string; devices: readonly string[] }> {
-  await Promise.all([
-    mkdir(path.join(dir, 'pts'), { recursive: true }),
-    mkdir(path.join(dir, 'shm'), { recursive: true }),
-  ]);
-  await Promise.all([
-    ...hostDevices.map((device) => writeFile(path.join(dir, device), '')),
-    ...devLinks.map(([name, target]) => symlink(target, path.join(dir, name))),
-  ]);
-  return { dir, devices: hostDevices };
+export interface PreparedSandbox extends SandboxCommand {
+  /** The run's environment, with PATH cut down to what the sandbox shows. */
+  readonly env: Record<string, string>;
+  /** The run's control group, to watch while it runs and destroy after; null without cgroups. */
+  readonly cgroup: RunCgroup | null;
 }
+
+const mib = 1024 * 1024;
 
 /**
- * Writes the run's fstab into `runDir` and builds the command. Host mounts at or below the
- * workspace are left alone: remounting that path would hit the overlay stacked on it.
+ * Where a control group cannot cap the run, rlimits do what they can: per process (address
+ * space) and per user (processes), which the probe reports as weaker than a cap on the whole run.
+ */
+function rlimitFallback(host: SandboxHost, cgroup: RunCgroup | null, limits: RunLimits): string[] {
+  const { prlimit } = host.programs;
+  if (prlimit === null) return [];
+  const args: string[] = [];
+  if (cgroup?.enforcesMemory !== true) args.push(`--as=${limits.maxMemoryMb * mib}`);
+  if (cgroup?.enforcesPids !== true) args.push(`--nproc=${limits.maxPids}`);
+  return args.length === 0 ? [] : [prlimit, ...args, '--'];
+}
+
+// Each run names only itself and loopback: the host's accounts and host names stay out of view.
+const passwd = (home: string): string =>
+  `root:x:0:0:root:${home}:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n`;
+const group = 'root:x:0:\nnogroup:x:65534:\n';
+const hosts = '127.0.0.1\tlocalhost shadowbox\n::1\tlocalhost ip6-localhost ip6-loopback\n';
+
+/**
+ * Writes the run's fstab and its private /etc files into `runDir`, creates its control group and
+ * builds the command. The run directory's name names the control group, so the start-up sweep
+ * finds both from one name.
  */
 export async function prepareSandbox(
   host: SandboxHost,
@@ -56,28 +63,66 @@ export async function prepareSandbox(
   argv: readonly string[],
   options: {
     readonly runDir: string;
+    /** Workspace-relative directory to run in. */
     readonly cwd?: string;
+    readonly env: Readonly<Record<string, string>>;
+    readonly limits: RunLimits;
     /** Host directories each run may write through a private overlay (see CacheOverlay). */
     readonly caches?: readonly string[];
   },
-): Promise<SandboxCommand> {
-  const caches: CacheOverlay[] = [];
-  for (const [i, dir] of (options.caches ?? []).entries()) {
-    const base = path.join(options.runDir, `cache-${i}`);
-    const cache = { dir, upper: path.join(base, 'upper'), work: path.join(base, 'work') };
-    await Promise.all([
-      mkdir(cache.upper, { recursive: true }),
-      mkdir(cache.work, { recursive: true }),
-    ]);
-    caches.push(cache);
-  }
-  const dev = await prepareDev(path.join(options.runDir, 'dev'));
-  const fstabPath = path.join(options.runDir, 'fstab');
-  await writeFile(fstabPath, sandboxFstab(layout, { dev, caches }));
-  return sandboxCommand(layout, argv, {
-    ipPath: host.ipPath,
-    fstabPath,
-    readOnlyMounts: host.readOnlyMounts.filter((m) => !isInside(m, layout.root)),
-    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+): Promise<PreparedSandbox> {
+  const { runDir, limits } = options;
+  const caches: CacheOverlay[] = (options.caches ?? []).map((dir, i) => ({
+    dir,
+    upper: path.join(runDir, `cache-${i}`, 'upper'),
+    work: path.join(runDir, `cache-${i}`, 'work'),
+  }));
+  const etc = path.join(runDir, 'etc');
+  const files: [string, string][] = [
+    [path.join(etc, 'passwd'), '/etc/passwd'],
+    [path.join(etc, 'group'), '/etc/group'],
+    [path.join(etc, 'hosts'), '/etc/hosts'],
+  ];
+  const fstabPath = path.join(runDir, 'fstab');
+  const [cgroup] = await Promise.all([
+    host.cgroups === null
+      ? null
+      : RunCgroup.create(host.cgroups, path.basename(runDir), {
+          memoryBytes: limits.maxMemoryMb * mib,
+          pids: limits.maxPids,
+        }),
+    ...caches.flatMap((c) => [mkdir(c.upper, { recursive: true }), mkdir(c.work, { recursive: true })]),
+    mkdir(etc).then(() =>
+      Promise.all([
+        writeFile(files[0]![0], passwd(layout.home)),
+        writeFile(files[1]![0], group),
+        writeFile(files[2]![0], hosts),
+      ]),
+    ),
+    writeFile(fstabPath, sandboxFstab(layout, caches)),
+  ]);
+  const paths = sandboxRootPaths({
+    env: options.env,
+    hidden: host.hidden,
+    extra: host.extraReadOnly,
   });
+  const writable = [layout.root, ...caches.map((c) => c.dir)];
+  const root: SandboxRoot = {
+    readOnly: paths.readOnly.filter((p) => !writable.includes(p)),
+    symlinks: [...paths.symlinks, ['/etc/mtab', '../proc/self/mounts'], ['/var/tmp', '../tmp']],
+    writable,
+    tmpfs: [layout.home],
+    tmpfsBytes: limits.maxDiskMb * mib,
+    files,
+    cwd: path.join(layout.root, options.cwd ?? '.'),
+    setpriv: host.programs.setpriv,
+  };
+  const command = sandboxCommand(layout, [...rlimitFallback(host, cgroup, limits), ...argv], {
+    programs: host.programs,
+    fstabPath,
+    root,
+    cgroupProcs: cgroup?.procsFiles ?? [],
+    maxFileBytes: limits.maxDiskMb * mib,
+  });
+  return { ...command, env: { ...options.env, PATH: paths.path }, cgroup };
 }

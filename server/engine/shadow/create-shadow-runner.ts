@@ -1,11 +1,18 @@
 import path from 'node:path';
 import { AppError } from '../../errors/app-error';
 import type { EventSink } from '../ports';
-import { probeSandbox } from '../sandbox/probe';
+import { probeSandbox, type SandboxCapabilities } from '../sandbox/probe';
+import { killStaleSandboxes } from '../sandbox/stale-sandboxes';
 import type { HypothesisExecutor, ShadowMode } from './executor';
 import { createInPlaceExecutor } from './inplace-executor';
 import { createOverlayExecutor } from './overlay-executor';
-import { BackgroundRemoval, scratchRootFor, sweepStaleRuns, type SweepReport } from './scratch';
+import {
+  BackgroundRemoval,
+  isStaleRunName,
+  scratchRootFor,
+  sweepStaleRuns,
+  type SweepReport,
+} from './scratch';
 import type { ShadowEvent } from './shadow-events';
 import type { ShadowRunReport } from './shadow-report';
 import { shadowRun, type ShadowRunRequest } from './shadow-run';
@@ -17,6 +24,8 @@ export interface ShadowRunnerOptions {
   readonly mode?: ShadowMode | 'auto';
   /** Upper layers on a tmpfs inside each sandbox instead of the data directory's disk. */
   readonly tmpfsUpper?: boolean;
+  /** Host paths bound read-only into every sandbox beyond the built-in list. */
+  readonly sandboxReadOnlyPaths?: readonly string[];
 }
 
 export interface ShadowRunner {
@@ -25,19 +34,36 @@ export interface ShadowRunner {
   readonly fallbackReason: string | null;
   /** What the start-up sweep found: stale run directories, and files it could not restore. */
   readonly sweep: SweepReport;
+  /** How this machine enforces each resource cap (overlay mode); null in place. */
+  readonly capabilities: SandboxCapabilities | null;
   run(request: ShadowRunRequest, events?: EventSink<ShadowEvent>): Promise<ShadowRunReport>;
   /** Resolves once the scratch space of every finished run has been deleted. */
   settled(): Promise<void>;
 }
 
-/** The composition root of the shadow runner: sweeps leftovers, probes once, picks the executor. */
+/**
+ * The composition root of the shadow runner: probes once, kills and sweeps what dead servers left
+ * (before anything resumes), picks the executor.
+ */
 export async function createShadowRunner(options: ShadowRunnerOptions): Promise<ShadowRunner> {
   const dataDir = path.resolve(options.dataDir);
   const scratchRoot = (workspace: string): string => scratchRootFor(dataDir, workspace);
   const fallbackRoot = scratchRootFor(dataDir, dataDir);
+  const requested = options.mode ?? 'auto';
+  const probe =
+    requested === 'inplace'
+      ? null
+      : await probeSandbox(path.join(dataDir, 'shadows'), {
+          // The data directory holds the database, every worktree and source repository.
+          hidden: [dataDir],
+          extraReadOnly: options.sandboxReadOnlyPaths ?? [],
+        });
+  const cgroups = probe?.mode === 'overlay' ? probe.cgroups : null;
+  const kill = (runDirs: readonly string[]): Promise<number> =>
+    killStaleSandboxes(runDirs, cgroups, isStaleRunName);
   const swept = [
-    await sweepStaleRuns(path.join(dataDir, 'shadows')),
-    await sweepStaleRuns(fallbackRoot),
+    await sweepStaleRuns(path.join(dataDir, 'shadows'), kill),
+    await sweepStaleRuns(fallbackRoot, kill),
   ];
   const sweep: SweepReport = {
     removed: swept.reduce((n, s) => n + s.removed, 0),
@@ -45,13 +71,11 @@ export async function createShadowRunner(options: ShadowRunnerOptions): Promise<
   };
 
   const removal = new BackgroundRemoval();
-  const requested = options.mode ?? 'auto';
   let executor: HypothesisExecutor;
   let fallbackReason: string | null = null;
-  if (requested === 'inplace') {
+  if (probe === null) {
     executor = createInPlaceExecutor({ scratchRoot, removal });
   } else {
-    const probe = await probeSandbox(path.join(dataDir, 'shadows'));
     if (probe.mode === 'overlay') {
       executor = createOverlayExecutor({
         scratchRoot,
@@ -73,6 +97,7 @@ export async function createShadowRunner(options: ShadowRunnerOptions): Promise<
     mode: executor.mode,
     fallbackReason,
     sweep,
+    capabilities: probe?.mode === 'overlay' ? probe.capabilities : null,
     settled: () => removal.settled(),
     run: (request, events) =>
       shadowRun(request, events === undefined ? { executor } : { executor, events }),

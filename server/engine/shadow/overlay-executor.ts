@@ -2,7 +2,16 @@ import { lstat, mkdir, readFile, readdir, realpath, writeFile } from 'node:fs/pr
 import path from 'node:path';
 import { AppError } from '../../errors/app-error';
 import { runProcess } from '../process/run-process';
-import { mountablePath, sandboxEnv, sandboxSetupFailure, toolchainCaches } from '../sandbox';
+import {
+  describeLimitExceeded,
+  mountablePath,
+  sandboxEnv,
+  sandboxSetupFailure,
+  toolchainCaches,
+  type LimitExceeded,
+} from '../sandbox';
+import type { RunCgroup } from '../sandbox/cgroups';
+import { watchRun } from '../sandbox/run-watch';
 import { prepareSandbox, type SandboxHost } from '../sandbox/sandbox-host';
 import type { Execution, ExecutionRequest, HypothesisExecutor } from './executor';
 import { createRunDir, type BackgroundRemoval } from './scratch';
@@ -53,6 +62,7 @@ export function createOverlayExecutor(options: OverlayExecutorOptions): Hypothes
       const { workspace, hypothesis } = request;
       const root = options.scratchRoot(workspace);
       const dir = await createRunDir(root);
+      let cgroup: RunCgroup | null = null;
       try {
         for (const p of [workspace, dir]) {
           if (!mountablePath(p)) {
@@ -80,37 +90,59 @@ export function createOverlayExecutor(options: OverlayExecutorOptions): Hypothes
         } as const;
         const env = sandboxEnv({ home, tmpdir: home, extra: request.env });
         // Independent preparations, at once: every millisecond here is paid per hypothesis.
-        const [command] = await Promise.all([
+        const [sandbox] = await Promise.all([
           prepareSandbox(options.host, layout, request.command, {
             runDir: dir,
             cwd: request.cwd,
+            env,
+            limits: request.limits,
             caches: toolchainCaches(env),
           }),
           mkdir(upper).then(() => stageIntoUpper(workspace, upper, hypothesis.changes)),
           mkdir(work),
-          mkdir(home),
           deleteList === ''
             ? undefined
             : writeFile(deleteList, deletions.map((c) => `${c.path}\n`).join('')),
         ]);
-        const result = await runProcess(command.file, command.args, {
+        cgroup = sandbox.cgroup;
+        // A cap the kernel does not end the run for (see watchRun) ends it here.
+        const capHit = new AbortController();
+        const signal =
+          request.signal === undefined
+            ? capHit.signal
+            : AbortSignal.any([request.signal, capHit.signal]);
+        const watch = watchRun({
+          limits: request.limits,
+          cgroup,
+          upper: options.tmpfsUpper ? null : upper,
+          onExceeded: () => capHit.abort(),
+        });
+        const result = await runProcess(sandbox.file, sandbox.args, {
           cwd: dir,
-          env,
+          env: sandbox.env,
           timeoutMs: request.timeoutMs,
           killGraceMs: 0,
           tailBytes: request.tailBytes,
-          ...(request.signal === undefined ? {} : { signal: request.signal }),
+          signal,
           ...(request.onLine === undefined ? {} : { onLine: request.onLine }),
         });
+        let exceeded: LimitExceeded | null = await watch.stop();
+        // RLIMIT_FSIZE ends a write past the disk cap with SIGXFSZ.
+        if (exceeded === null && result.signal === 'SIGXFSZ') exceeded = 'disk';
         const setupFailure = sandboxSetupFailure(result.exitCode, result.output.text);
         // On tmpfs the upper layer died with the namespace: reports are read only from disk.
         const reports = options.tmpfsUpper ? [] : await readReports(upper, request.reportPaths);
-        return {
-          process: result,
-          reports,
-          problem: setupFailure === null ? null : `sandbox set-up failed: ${setupFailure}`,
-        };
+        const problem =
+          exceeded !== null
+            ? `the run ${describeLimitExceeded(exceeded, request.limits)} and was killed`
+            : setupFailure !== null
+              ? `sandbox set-up failed: ${setupFailure}`
+              : null;
+        const cancelled = result.cancelled && (request.signal?.aborted ?? false);
+        return { process: { ...result, cancelled }, reports, problem };
       } finally {
+        // Whatever a run left behind in its group (nothing should outlive its namespace) dies here.
+        await cgroup?.destroy();
         options.removal.remove(dir);
       }
     },

@@ -49,19 +49,29 @@ export interface SweepReport {
   readonly notRestored: readonly string[];
 }
 
+/** Whether a run directory (or control group) of this name was left by a dead process. */
+export function isStaleRunName(name: string): boolean {
+  const match = /^run-(\d+)-/.exec(name);
+  const pid = match?.[1] === undefined ? NaN : Number(match[1]);
+  return !Number.isNaN(pid) && pid !== process.pid && !isAlive(pid);
+}
+
 /**
- * Removes run directories whose process is gone. An in-place run that died mid-way left its
- * journal there: its workspace is restored first.
+ * Removes run directories whose process is gone, after `killSandboxes` has killed whatever still
+ * runs in them (a removed upper layer under a live sandbox would fail it half-way, and a sandbox
+ * of a dead server must not run beside the task's resumed run). An in-place run that died mid-way
+ * left its journal there: its workspace is restored first.
  */
-export async function sweepStaleRuns(root: string): Promise<SweepReport> {
+export async function sweepStaleRuns(
+  root: string,
+  killSandboxes: (runDirs: readonly string[]) => Promise<unknown> = async () => undefined,
+): Promise<SweepReport> {
   const entries = await readdir(root).catch(() => [] as string[]);
+  const stale = entries.filter(isStaleRunName).map((entry) => path.join(root, entry));
+  await killSandboxes(stale);
   let removed = 0;
   const notRestored: string[] = [];
-  for (const entry of entries) {
-    const match = /^run-(\d+)-/.exec(entry);
-    const pid = match?.[1] === undefined ? NaN : Number(match[1]);
-    if (Number.isNaN(pid) || pid === process.pid || isAlive(pid)) continue;
-    const runDir = path.join(root, entry);
+  for (const runDir of stale) {
     const journal = await readJournal(runDir);
     if (journal !== null) {
       const left = await restoreJournal(journal);

@@ -1,0 +1,93 @@
+import { lstat, readdir } from 'node:fs/promises';
+import path from 'node:path';
+import type { RunCgroup } from './cgroups';
+import type { LimitExceeded, RunLimits } from './run-limits';
+
+/** Bytes a directory tree occupies on disk (allocated blocks, so sparse files count as written). */
+export async function diskUsage(dir: string): Promise<number> {
+  let total = 0;
+  const pending = [dir];
+  while (pending.length > 0) {
+    const current = pending.pop()!;
+    const entries = await readdir(current, { withFileTypes: true }).catch(() => []);
+    const sizes = await Promise.all(
+      entries.map(async (entry) => {
+        const full = path.join(current, entry.name);
+        if (entry.isDirectory()) pending.push(full);
+        const stats = await lstat(full).catch(() => null);
+        return stats === null ? 0 : stats.blocks * 512;
+      }),
+    );
+    for (const size of sizes) total += size;
+  }
+  return total;
+}
+
+export interface RunWatchOptions {
+  readonly limits: RunLimits;
+  readonly cgroup: RunCgroup | null;
+  /** The overlay's upper layer on disk: what the run wrote into its shadow; null when on tmpfs. */
+  readonly upper: string | null;
+  /** Called once, with the first cap the run went past; the caller kills the run. */
+  readonly onExceeded: (limit: LimitExceeded) => void;
+}
+
+export interface RunWatch {
+  /** Stops watching; resolves with the cap the run went past, if any (checked once more). */
+  stop(): Promise<LimitExceeded | null>;
+}
+
+const minIntervalMs = 200;
+const maxIntervalMs = 5_000;
+
+/**
+ * Watches a running sandbox for the caps a kernel does not end by itself: the OOM killer kills
+ * one process (the run may go on without it) and a fork refused at the process cap only fails
+ * that fork, so either is turned into the end of the run; the disk cap is checked by measuring the
+ * upper layer. Measuring costs a walk of the upper layer, so its interval grows with the walk's
+ * time (≤ ~5% of a core).
+ */
+export function watchRun(options: RunWatchOptions): RunWatch {
+  const { limits, cgroup, upper } = options;
+  const diskBytes = limits.maxDiskMb * 1024 * 1024;
+  let exceeded: LimitExceeded | null = null;
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let inFlight: Promise<void> = Promise.resolve();
+
+  const check = async (): Promise<number> => {
+    const started = performance.now();
+    if (cgroup !== null) {
+      const usage = await cgroup.usage();
+      if (usage.oomKills > 0) exceeded ??= 'memory';
+      else if (usage.pidsCapHits > 0) exceeded ??= 'pids';
+    }
+    if (exceeded === null && upper !== null && (await diskUsage(upper)) >= diskBytes) {
+      exceeded = 'disk';
+    }
+    return performance.now() - started;
+  };
+  const tick = (): void => {
+    inFlight = check().then(
+      (ms) => {
+        if (exceeded !== null) options.onExceeded(exceeded);
+        else if (!stopped)
+          timer = setTimeout(tick, Math.min(maxIntervalMs, Math.max(minIntervalMs, ms * 20)));
+      },
+      () => {
+        if (!stopped) timer = setTimeout(tick, maxIntervalMs);
+      },
+    );
+  };
+  timer = setTimeout(tick, minIntervalMs);
+  return {
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await inFlight;
+      // A run can go past a cap just before it ends (a fork bomb that gives up, an OOM kill).
+      if (exceeded === null) await check().catch(() => 0);
+      return exceeded;
+    },
+  };
+}
