@@ -73,11 +73,23 @@ export async function createRuntime(
 
   const bus = new TaskEventBus();
   const store = new PrismaTaskStore(db, bus);
-  const shadows = await createShadowRunner({ dataDir: env.dataDir });
+  const shadows = await createShadowRunner({
+    dataDir: env.dataDir,
+    ...(env.runLimits === undefined ? {} : { limits: env.runLimits }),
+    ...(env.sandboxReadOnlyPaths === undefined
+      ? {}
+      : { sandboxReadOnlyPaths: env.sandboxReadOnlyPaths }),
+  });
   if (shadows.fallbackReason !== null) {
     console.warn(
       `shadowbox: overlay shadows unavailable, running in place: ${shadows.fallbackReason}`,
     );
+  } else if (shadows.capabilities !== null) {
+    const { memory, pids, disk, notes } = shadows.capabilities;
+    console.info(
+      `shadowbox: sandbox caps: memory by ${memory}, processes by ${pids}, disk by ${disk}`,
+    );
+    for (const note of notes) console.warn(`shadowbox: ${note}`);
   }
   const known = await db.task.findMany({ select: { id: true } });
   await pruneStaleWorktrees(layout, new Set(known.map((t) => t.id)));

@@ -2,7 +2,7 @@ import { lstat, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs
 import path from 'node:path';
 import { execa } from 'execa';
 import { runProcess } from '../../server/engine/process/run-process';
-import { sandboxEnv } from '../../server/engine/sandbox';
+import { defaultRunLimits, sandboxEnv } from '../../server/engine/sandbox';
 import { prepareSandbox, type SandboxHost } from '../../server/engine/sandbox/sandbox-host';
 import type { Hypothesis } from '../../server/engine/shadow';
 import { median, runIn, timed } from './measure';
@@ -138,7 +138,13 @@ export async function manualShadow(
     tmpfsUpper: variant.startsWith('tmpfs'),
     home,
   } as const;
-  const command = await prepareSandbox(options.host, layout, project.command, { runDir: dir });
+  const extra: Record<string, string> =
+    variant === 'incremental-off' ? { CARGO_INCREMENTAL: '0' } : {};
+  const command = await prepareSandbox(options.host, layout, project.command, {
+    runDir: dir,
+    env: sandboxEnv({ home, tmpdir: home, extra }),
+    limits: defaultRunLimits,
+  });
   const fstab = path.join(dir, 'fstab');
   const lines = (await readFile(fstab, 'utf8')).replace(
     /,userxattr,volatile 0 0$/m,
@@ -149,15 +155,14 @@ export async function manualShadow(
   const args = command.args.filter(
     (a) => !(rootOnly && (a === '--user' || a === '--map-root-user')),
   );
-  const extra: Record<string, string> =
-    variant === 'incremental-off' ? { CARGO_INCREMENTAL: '0' } : {};
   const result = await runProcess(command.file, args, {
     cwd: dir,
-    env: sandboxEnv({ home, tmpdir: home, extra }),
+    env: command.env,
     timeoutMs: 10 * 60 * 1000,
     killGraceMs: 0,
   });
   const runMs = performance.now() - started;
+  await command.cgroup?.destroy();
   if (result.exitCode === 125) {
     throw new Error(`${variant}: sandbox set-up failed: ${result.output.text}`);
   }

@@ -2,7 +2,7 @@ import { spawn as nodeSpawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { runProcess } from '../../server/engine/process/run-process';
-import { sandboxNamespaces } from '../../server/engine/sandbox';
+import { defaultRunLimits, sandboxNamespaces } from '../../server/engine/sandbox';
 import { prepareSandbox, type SandboxHost } from '../../server/engine/sandbox/sandbox-host';
 import type { ShadowRunner } from '../../server/engine/shadow';
 import { median, timed } from './measure';
@@ -68,9 +68,13 @@ export async function measureOverhead(
     await Promise.all(pair.map((d) => mkdir(d)));
     return pair;
   };
-  const spawn = async (file: string, args: readonly string[]): Promise<number> => {
+  const spawn = async (
+    file: string,
+    args: readonly string[],
+    runEnv: Readonly<Record<string, string>> = env,
+  ): Promise<number> => {
     const { ms, value: result } = await timed(() =>
-      runProcess(file, args, { cwd: dir, env, timeoutMs: 30_000, killGraceMs: 0 }),
+      runProcess(file, args, { cwd: dir, env: runEnv, timeoutMs: 30_000, killGraceMs: 0 }),
     );
     if (result.exitCode !== 0) throw new Error(`${file} ${args.join(' ')}: ${result.output.text}`);
     return ms;
@@ -120,8 +124,16 @@ export async function measureOverhead(
       tmpfsUpper: false,
       home,
     } as const;
-    const command = await prepareSandbox(host, layout, ['true'], { runDir });
-    return spawn(command.file, command.args);
+    const sandbox = await prepareSandbox(host, layout, ['true'], {
+      runDir,
+      env,
+      limits: defaultRunLimits,
+    });
+    try {
+      return await spawn(sandbox.file, sandbox.args, sandbox.env);
+    } finally {
+      await sandbox.cgroup?.destroy();
+    }
   };
   const kinds: Record<OverheadKind, () => Promise<number>> = {
     nodeSpawn: bare,

@@ -7,7 +7,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { probeSandbox } from '../../server/engine/sandbox/probe';
+import { probeSandbox, type SandboxHost } from '../../server/engine/sandbox';
 import { createShadowRunner } from '../../server/engine/shadow';
 import { measureCopyUp, type CopyUpFigures, type CopyUpVariant } from './copy-up';
 import { rewarm, runEnv, runIn } from './measure';
@@ -92,9 +92,9 @@ async function main(): Promise<void> {
     disk: await createShadowRunner({ dataDir, mode: 'overlay' }),
     tmpfs: await createShadowRunner({ dataDir, mode: 'overlay', tmpfsUpper: true }),
   };
-  const probe = await probeSandbox(path.join(dataDir, 'shadows'));
+  const probe = await probeSandbox(path.join(dataDir, 'shadows'), { hidden: [dataDir] });
   if (probe.mode !== 'overlay') throw new Error(`no overlay shadows here: ${probe.reason}`);
-  const host = { ipPath: probe.ipPath, readOnlyMounts: probe.readOnlyMounts };
+  const host: SandboxHost = probe;
 
   const perHypothesis: HypothesisFigures[] = [];
   for (const project of projects) {

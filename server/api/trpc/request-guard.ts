@@ -11,6 +11,10 @@ import { AppError } from '../../errors/app-error';
  * - a browser that says the request is cross-site (`Sec-Fetch-Site`) is refused everywhere, which
  *   covers the event streams (EventSource cannot send headers) and downloads.
  *
+ * Neither stops DNS rebinding, where the attacker's page *is* same-origin with itself: that is the
+ * Host and Origin check of server/api/browser-origin.ts, which proxy.ts and the route handlers run
+ * before anything here.
+ *
  * The client sends the same header name (components/trpc/ui-header.ts): keep the two equal.
  */
 export const uiHeaderName = 'x-shadowbox-ui';

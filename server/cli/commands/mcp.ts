@@ -53,7 +53,7 @@ export const mcpCommand: CliCommand = async (args, io) => {
   const env = loadEnv(io.env, io.cwd);
   keepStdoutForProtocol();
   const runtime = await createRuntime(env);
-  const shadows = dataDirShadows(env.dataDir);
+  const shadows = dataDirShadows(env.dataDir, env);
   const stop = new AbortController();
   const onSignal = (): void => {
     stop.abort();

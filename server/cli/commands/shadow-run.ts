@@ -3,7 +3,9 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { AppError } from '../../errors/app-error';
 import { runnerNames, type RunnerName } from '../../engine/parsers';
+import type { RunLimits } from '../../engine/sandbox';
 import { createShadowRunner, type ShadowEvent, type ShadowRunReport } from '../../engine/shadow';
+import { loadEnv } from '../../env';
 import { exitCodes, type CliCommand, type CliIo } from '../cli-io';
 import { formatReport } from './shadow-run-format';
 import { loadSpec } from './shadow-spec-file';
@@ -22,6 +24,9 @@ Options:
   --workspace DIR      the workspace (default: the current directory)
   --parallel N         hypotheses at once (default: the number of cores)
   --timeout-secs S     per hypothesis (default: 600)
+  --max-memory-mb N    memory of one hypothesis's run, every process together (default: 4096)
+  --max-pids N         processes and threads of one run at once (default: 1024)
+  --max-disk-mb N      what one run may write into its shadow (default: 4096)
   --apply              write the winner into the workspace (all or nothing)
   --json               print one JSON object instead of the table
   --mode MODE          auto (default), overlay or inplace
@@ -76,6 +81,9 @@ export const shadowRunCommand: CliCommand = async (args, io) => {
       workspace: { type: 'string' },
       parallel: { type: 'string' },
       'timeout-secs': { type: 'string' },
+      'max-memory-mb': { type: 'string' },
+      'max-pids': { type: 'string' },
+      'max-disk-mb': { type: 'string' },
       apply: { type: 'boolean' },
       json: { type: 'boolean' },
       mode: { type: 'string' },
@@ -124,14 +132,23 @@ export const shadowRunCommand: CliCommand = async (args, io) => {
   const timeoutSecs = positiveInteger('timeout-secs', values['timeout-secs']);
   const parallel = positiveInteger('parallel', values.parallel);
   const spec = await loadSpec(path.resolve(io.cwd, specPath));
+  const env = loadEnv(io.env, io.cwd);
+  const limits: RunLimits = {
+    maxMemoryMb:
+      positiveInteger('max-memory-mb', values['max-memory-mb']) ?? env.runLimits.maxMemoryMb,
+    maxPids: positiveInteger('max-pids', values['max-pids']) ?? env.runLimits.maxPids,
+    maxDiskMb: positiveInteger('max-disk-mb', values['max-disk-mb']) ?? env.runLimits.maxDiskMb,
+  };
 
   const shadows = await createShadowRunner({
     dataDir: dataDirFor(io, values['data-dir'], workspace),
     mode,
     tmpfsUpper: values.tmpfs === true,
+    sandboxReadOnlyPaths: env.sandboxReadOnlyPaths,
   });
   if (shadows.fallbackReason !== null)
     io.stderr.write(`shadowbox: running in-place: ${shadows.fallbackReason}\n`);
+  for (const note of shadows.capabilities?.notes ?? []) io.stderr.write(`shadowbox: ${note}\n`);
   for (const file of shadows.sweep.notRestored) {
     io.stderr.write(`shadowbox: an interrupted in-place run left ${file} changed; not restored\n`);
   }
@@ -141,6 +158,7 @@ export const shadowRunCommand: CliCommand = async (args, io) => {
       command,
       hypotheses: spec.hypotheses,
       apply: values.apply === true,
+      limits,
       ...(parallel === undefined ? {} : { parallel }),
       ...(timeoutSecs === undefined ? {} : { timeoutMs: timeoutSecs * 1000 }),
       ...(runner === undefined ? {} : { runner: runner as RunnerName | 'auto' }),

@@ -94,7 +94,9 @@ export async function detectCgroups(
   if (unified !== undefined && ownV2 !== undefined) {
     const base = path.join(root, unified.point, ownV2);
     const parent = path.join(base, groupName);
-    const controllers = await readFile(path.join(base, 'cgroup.controllers'), 'utf8').catch(() => '');
+    const controllers = await readFile(path.join(base, 'cgroup.controllers'), 'utf8').catch(
+      () => '',
+    );
     const available = controllers.split(/\s+/);
     if (!available.includes('memory') || !available.includes('pids')) {
       notes.push(`the cgroup v2 group ${base} has no memory and pids controllers delegated to it`);
@@ -154,9 +156,10 @@ export class RunCgroup {
       await mkdir(memory);
       await writeFile(path.join(memory, 'memory.limit_in_bytes'), String(caps.memoryBytes));
       // With swap accounting the cap covers swap too; without it the file does not exist.
-      await writeFile(path.join(memory, 'memory.memsw.limit_in_bytes'), String(caps.memoryBytes)).catch(
-        () => undefined,
-      );
+      await writeFile(
+        path.join(memory, 'memory.memsw.limit_in_bytes'),
+        String(caps.memoryBytes),
+      ).catch(() => undefined);
     }
     if (pids !== null) {
       await mkdir(pids);

@@ -69,6 +69,8 @@ const check = [
   'echo ok',
 ].join(' && ');
 
+class ProgramMissing extends Error {}
+
 interface MachineProbe {
   readonly programs: SandboxPrograms;
   readonly cgroups: CgroupSupport | null;
@@ -113,19 +115,25 @@ function capabilitiesOf(
  * locked mounts. Must leave its lower layer untouched.
  */
 async function probeMachine(scratchRoot: string): Promise<MachineProbe | string> {
-  const found: Record<string, string | null> = {};
-  for (const [name, what] of Object.entries(requiredPrograms)) {
-    found[name] = findProgram(name);
-    if (found[name] === null) return `${what} was not found`;
-  }
-  const prlimit = findProgram('prlimit');
-  const programs: SandboxPrograms = {
-    ip: found.ip!,
-    unshare: found.unshare!,
-    setpriv: found.setpriv!,
-    bwrap: found.bwrap!,
-    prlimit,
+  const find = (name: keyof typeof requiredPrograms): string => {
+    const found = findProgram(name);
+    if (found === null) throw new ProgramMissing(`${requiredPrograms[name]} was not found`);
+    return found;
   };
+  let programs: SandboxPrograms;
+  try {
+    programs = {
+      ip: find('ip'),
+      unshare: find('unshare'),
+      setpriv: find('setpriv'),
+      bwrap: find('bwrap'),
+      prlimit: findProgram('prlimit'),
+    };
+  } catch (error) {
+    if (error instanceof ProgramMissing) return error.message;
+    throw error;
+  }
+  const { prlimit } = programs;
   const detection = await detectCgroups();
   await mkdir(scratchRoot, { recursive: true });
   const dir = await mkdtemp(path.join(scratchRoot, `run-${process.pid}-probe-`));

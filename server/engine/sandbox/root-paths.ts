@@ -128,10 +128,11 @@ export function sandboxRootPaths(options: RootPathsOptions): RootPaths {
   }
 
   const shown = withoutNested(readOnly);
+  const shownAt = (dir: string): boolean => shown.some((p) => isUnder(dir, p));
   const inRoot = (dir: string): boolean =>
     visible(dir) &&
-    (shown.some((p) => isUnder(dir, p)) ||
-      symlinks.some(([link, target]) => isUnder(dir, link) && shown.includes(path.resolve('/', target))));
+    (shownAt(dir) ||
+      symlinks.some(([link, target]) => isUnder(dir, link) && shownAt(path.resolve('/', target))));
   const entries = (options.env.PATH ?? '').split(':').filter((dir) => path.isAbsolute(dir));
   return {
     readOnly: shown,

@@ -7,8 +7,7 @@ import type { LimitExceeded, RunLimits } from './run-limits';
 export async function diskUsage(dir: string): Promise<number> {
   let total = 0;
   const pending = [dir];
-  while (pending.length > 0) {
-    const current = pending.pop()!;
+  for (let current = pending.pop(); current !== undefined; current = pending.pop()) {
     const entries = await readdir(current, { withFileTypes: true }).catch(() => []);
     const sizes = await Promise.all(
       entries.map(async (entry) => {

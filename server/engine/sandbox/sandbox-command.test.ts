@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { writableMounts } from './host-mounts';
 import {
   sandboxCommand,
   sandboxFstab,
   sandboxSetupFailure,
+  type SandboxCommandOptions,
   type SandboxLayout,
 } from './sandbox-command';
+import type { SandboxRoot } from './sandbox-root';
 
 const overlay: SandboxLayout = {
   kind: 'overlay',
@@ -17,80 +18,91 @@ const overlay: SandboxLayout = {
   home: '/data/shadows/run-1/home',
 };
 
-const dev = { dir: '/data/shadows/run-1/dev', devices: ['null', 'urandom'] };
+const root: SandboxRoot = {
+  readOnly: ['/usr'],
+  symlinks: [['/bin', 'usr/bin']],
+  writable: ['/data/work spaces/t1'],
+  tmpfs: ['/data/shadows/run-1/home'],
+  tmpfsBytes: 1024 * 1024,
+  files: [],
+  cwd: '/data/work spaces/t1/crates/core',
+  setpriv: '/usr/bin/setpriv',
+};
+
+const options: SandboxCommandOptions = {
+  programs: {
+    ip: '/usr/sbin/ip',
+    unshare: '/usr/bin/unshare',
+    setpriv: '/usr/bin/setpriv',
+    bwrap: '/usr/bin/bwrap',
+    prlimit: null,
+  },
+  fstabPath: '/data/shadows/run-1/fstab',
+  root,
+  cgroupProcs: ['/sys/fs/cgroup/pids/shadowbox/run-1/cgroup.procs'],
+  maxFileBytes: 1024 * 1024,
+};
 
 describe('sandboxFstab', () => {
-  it('mounts the overlay on the workspace path, a private HOME, sysfs and a /dev of its own', () => {
-    expect(sandboxFstab(overlay, { dev })).toBe(
-      [
-        'shadowbox /data/work\\040spaces/t1 overlay lowerdir=/data/work\\040spaces/t1,upperdir=/data/shadows/run-1/upper,workdir=/data/shadows/run-1/work,userxattr,volatile 0 0',
-        'shadowbox-home /data/shadows/run-1/home tmpfs mode=0700,nosuid,nodev 0 0',
-        'shadowbox-sys /sys sysfs ro,nosuid,nodev,noexec 0 0',
-        '/dev/null /data/shadows/run-1/dev/null none bind 0 0',
-        '/dev/urandom /data/shadows/run-1/dev/urandom none bind 0 0',
-        'shadowbox-pts /data/shadows/run-1/dev/pts devpts newinstance,ptmxmode=0666,mode=0620 0 0',
-        'shadowbox-shm /data/shadows/run-1/dev/shm tmpfs mode=1777,nosuid,nodev 0 0',
-        '/data/shadows/run-1/dev /dev none rbind 0 0',
-        '',
-      ].join('\n'),
+  it('mounts the overlay on the workspace path itself', () => {
+    expect(sandboxFstab(overlay)).toBe(
+      'shadowbox /data/work\\040spaces/t1 overlay lowerdir=/data/work\\040spaces/t1,upperdir=/data/shadows/run-1/upper,workdir=/data/shadows/run-1/work,userxattr,volatile 0 0\n',
     );
   });
 
   it('takes the layers from the tmpfs when the upper layer lives there', () => {
-    expect(sandboxFstab({ ...overlay, tmpfsUpper: true }, { dev })).toContain(
+    expect(sandboxFstab({ ...overlay, tmpfsUpper: true })).toContain(
       'upperdir=/data/shadows/run-1/work/upper,workdir=/data/shadows/run-1/work/work,userxattr,volatile',
     );
   });
 
-  it('bind-mounts a direct workspace onto itself so it stays writable', () => {
-    expect(sandboxFstab({ kind: 'direct', root: '/ws', home: '/h' }, { dev })).toMatch(
-      /^\/ws \/ws none bind 0 0\n/,
-    );
+  it('mounts nothing for a direct workspace (bubblewrap binds it writable)', () => {
+    expect(sandboxFstab({ kind: 'direct', root: '/ws', home: '/h' })).toBe('');
   });
 
   it('gives each toolchain cache its own overlay', () => {
     const caches = [{ dir: '/root/.cargo', upper: '/r/cache-0/upper', work: '/r/cache-0/work' }];
-    expect(sandboxFstab(overlay, { dev, caches })).toContain(
+    expect(sandboxFstab(overlay, caches)).toContain(
       'shadowbox-cache /root/.cargo overlay lowerdir=/root/.cargo,upperdir=/r/cache-0/upper,workdir=/r/cache-0/work,userxattr,volatile 0 0\n',
     );
   });
 
   it('refuses paths mount(8) cannot express', () => {
-    expect(() => sandboxFstab({ ...overlay, root: '/data/a,b' }, { dev })).toThrow(
+    expect(() => sandboxFstab({ ...overlay, root: '/data/a,b' })).toThrow(
       "cannot contain ',', ':'",
     );
   });
 });
 
 describe('sandboxCommand', () => {
-  it('passes every variable part as an argument, never inside the script', () => {
-    const command = sandboxCommand(overlay, ['cargo', 'test', '--', '$(rm -rf /)'], {
-      ipPath: '/usr/sbin/ip',
-      fstabPath: '/data/shadows/run-1/fstab',
-      readOnlyMounts: ['/', '/home'],
-      cwd: 'crates/core',
-    });
-    expect(command.file).toBe('unshare');
+  it('dies with its parent, and passes every variable part as an argument, never in the script', () => {
+    const command = sandboxCommand(overlay, ['cargo', 'test', '--', '$(rm -rf /)'], options);
+    expect(command.file).toBe('/usr/bin/setpriv');
+    expect(command.args.slice(0, 4)).toEqual(['--pdeathsig', 'KILL', '--', '/usr/bin/unshare']);
     const script = command.args[command.args.indexOf('-c') + 1]!;
     expect(script).not.toContain('/data');
     expect(script).not.toContain('cargo');
-    expect(command.args.slice(-8)).toEqual([
-      '/usr/sbin/ip',
-      '2',
-      '/',
-      '/home',
+    expect(command.args).toContain('/sys/fs/cgroup/pids/shadowbox/run-1/cgroup.procs');
+    // RLIMIT_FSIZE in 512-byte blocks.
+    expect(command.args).toContain('2048');
+    const bwrap = command.args.indexOf('/usr/bin/bwrap');
+    expect(bwrap).toBeGreaterThan(0);
+    expect(command.args.slice(-10)).toEqual([
+      '/usr/bin/setpriv',
+      '--bounding-set=-all',
+      '--inh-caps=-all',
+      '--ambient-caps=-all',
+      '--no-new-privs',
+      '--',
       'cargo',
       'test',
       '--',
       '$(rm -rf /)',
     ]);
-    expect(command.args).toContain('crates/core');
   });
 
   it('refuses an empty command', () => {
-    expect(() =>
-      sandboxCommand(overlay, [], { ipPath: 'ip', fstabPath: 'f', readOnlyMounts: [] }),
-    ).toThrow('must have a program name');
+    expect(() => sandboxCommand(overlay, [], options)).toThrow('must have a program name');
   });
 });
 
@@ -101,23 +113,5 @@ describe('sandboxSetupFailure', () => {
     );
     expect(sandboxSetupFailure(125, 'some tool exited 125')).toBeNull();
     expect(sandboxSetupFailure(1, 'shadowbox-sandbox: setup failed: x')).toBeNull();
-  });
-});
-
-describe('writableMounts', () => {
-  const mountinfo = [
-    '22 1 0:21 / /proc rw,relatime - proc proc rw',
-    '23 1 0:22 / /sys rw,relatime - sysfs sysfs rw',
-    '25 1 0:5 / /dev rw,relatime - devtmpfs devtmpfs rw,size=4096k',
-    '26 25 0:23 / /dev/shm rw,relatime - tmpfs tmpfs rw',
-    '27 1 254:0 / / rw,relatime - ext4 /dev/vda rw',
-    '28 27 254:1 / /home/my\\040files rw,relatime - ext4 /dev/vdb rw',
-    '29 27 0:30 / /mnt/ro ro,nosuid - squashfs /dev/loop0 ro',
-    '30 23 0:31 / /sys/fs/cgroup/memory rw,relatime - cgroup cgroup rw,memory',
-    '31 27 254:0 / / rw,relatime - ext4 /dev/vda rw',
-  ].join('\n');
-
-  it('lists writable real mounts once, decoding escapes, and skips pseudo and read-only ones', () => {
-    expect(writableMounts(mountinfo)).toEqual(['/', '/home/my files']);
   });
 });

@@ -78,11 +78,10 @@ export async function prepareSandbox(
     work: path.join(runDir, `cache-${i}`, 'work'),
   }));
   const etc = path.join(runDir, 'etc');
-  const files: [string, string][] = [
-    [path.join(etc, 'passwd'), '/etc/passwd'],
-    [path.join(etc, 'group'), '/etc/group'],
-    [path.join(etc, 'hosts'), '/etc/hosts'],
-  ];
+  const etcFiles = { passwd: passwd(layout.home), group, hosts };
+  const files = Object.keys(etcFiles).map(
+    (name) => [path.join(etc, name), `/etc/${name}`] as const,
+  );
   const fstabPath = path.join(runDir, 'fstab');
   const [cgroup] = await Promise.all([
     host.cgroups === null
@@ -91,13 +90,14 @@ export async function prepareSandbox(
           memoryBytes: limits.maxMemoryMb * mib,
           pids: limits.maxPids,
         }),
-    ...caches.flatMap((c) => [mkdir(c.upper, { recursive: true }), mkdir(c.work, { recursive: true })]),
+    ...caches.flatMap((c) => [
+      mkdir(c.upper, { recursive: true }),
+      mkdir(c.work, { recursive: true }),
+    ]),
     mkdir(etc).then(() =>
-      Promise.all([
-        writeFile(files[0]![0], passwd(layout.home)),
-        writeFile(files[1]![0], group),
-        writeFile(files[2]![0], hosts),
-      ]),
+      Promise.all(
+        Object.entries(etcFiles).map(([name, text]) => writeFile(path.join(etc, name), text)),
+      ),
     ),
     writeFile(fstabPath, sandboxFstab(layout, caches)),
   ]);

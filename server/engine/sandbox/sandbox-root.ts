@@ -67,7 +67,14 @@ export function bwrapArgs(root: SandboxRoot, argv: readonly string[]): string[] 
     ...root.writable.map((p) => ({ target: p, args: ['--bind', p, p] })),
     ...['/tmp', ...root.tmpfs].map((p) => ({
       target: p,
-      args: ['--perms', p === '/tmp' ? '1777' : '0700', '--size', String(root.tmpfsBytes), '--tmpfs', p],
+      args: [
+        '--perms',
+        p === '/tmp' ? '1777' : '0700',
+        '--size',
+        String(root.tmpfsBytes),
+        '--tmpfs',
+        p,
+      ],
     })),
     ...root.files.map(([file, target]) => ({ target, args: ['--ro-bind', file, target] })),
   ];

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
@@ -5,7 +6,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runProcess } from '../process/run-process';
 import { probeSandbox, type ProbeResult } from './probe';
-import { sandboxEnv, sandboxSetupFailure, type SandboxLayout } from './index';
+import { defaultRunLimits, sandboxEnv, sandboxSetupFailure, type SandboxLayout } from './index';
 import { prepareSandbox, type SandboxHost } from './sandbox-host';
 
 type OverlayLayout = Extract<SandboxLayout, { kind: 'overlay' }>;
@@ -15,7 +16,7 @@ let host: SandboxHost;
 beforeAll(async () => {
   const probe: ProbeResult = await probeSandbox(path.join(os.tmpdir(), 'sbx-probe'));
   if (probe.mode !== 'overlay')
-    throw new Error(`these tests need user namespaces: ${probe.reason}`);
+    throw new Error(`these tests need user namespaces and bubblewrap: ${probe.reason}`);
   host = probe;
 });
 
@@ -25,7 +26,7 @@ async function layout(): Promise<{ dir: string; overlay: OverlayLayout; home: st
   await mkdir(path.join(root, 'sub'), { recursive: true });
   await writeFile(path.join(root, 'keep.txt'), 'original\n');
   await writeFile(path.join(root, 'sub', 'gone.txt'), 'delete me\n');
-  for (const d of ['upper', 'work', 'home']) await mkdir(path.join(dir, d));
+  for (const d of ['upper', 'work']) await mkdir(path.join(dir, d));
   await writeFile(path.join(dir, 'deletes'), 'sub/gone.txt\n');
   const overlay: OverlayLayout = {
     kind: 'overlay',
@@ -39,15 +40,31 @@ async function layout(): Promise<{ dir: string; overlay: OverlayLayout; home: st
   return { dir, overlay, home: path.join(dir, 'home') };
 }
 
-async function sandboxed(l: SandboxLayout, home: string, script: string, timeoutMs = 20_000) {
+async function sandboxed(
+  l: SandboxLayout,
+  home: string,
+  script: string,
+  timeoutMs = 20_000,
+  caches: readonly string[] = [],
+  extra: Record<string, string> = {},
+) {
   const runDir = path.dirname(home);
-  const command = await prepareSandbox(host, l, ['/bin/sh', '-c', script], { runDir });
-  return runProcess(command.file, command.args, {
-    cwd: os.tmpdir(),
-    env: sandboxEnv({ home, tmpdir: home, extra: { MARK: 'set-by-task' } }),
-    timeoutMs,
-    killGraceMs: 0,
+  const sandbox = await prepareSandbox(host, l, ['/bin/sh', '-c', script], {
+    runDir,
+    env: sandboxEnv({ home, tmpdir: home, extra: { MARK: 'set-by-task', ...extra } }),
+    limits: defaultRunLimits,
+    caches,
   });
+  try {
+    return await runProcess(sandbox.file, sandbox.args, {
+      cwd: os.tmpdir(),
+      env: sandbox.env,
+      timeoutMs,
+      killGraceMs: 0,
+    });
+  } finally {
+    await sandbox.cgroup?.destroy();
+  }
 }
 
 describe('the sandbox', () => {
@@ -74,7 +91,8 @@ describe('the sandbox', () => {
       'echo pid=$$; echo home=$HOME; env | sort; ip -o link show | wc -l',
     );
     delete process.env.SHADOWBOX_TEST_SECRET;
-    expect(result.output.text).toContain('pid=1\n');
+    // bubblewrap is the PID namespace's init; the command is the first process it starts.
+    expect(result.output.text).toContain('pid=2\n');
     expect(result.output.text).toContain(`home=${home}\n`);
     expect(result.output.text).toContain('MARK=set-by-task');
     expect(result.output.text).not.toContain('must-not-leak');
@@ -148,26 +166,27 @@ import time; time.sleep(1)
     expect(await readdir(overlay.root)).not.toContain('new.txt');
   });
 
-  it('keeps the host read-only: only the overlay and a private HOME are writable', async () => {
+  it('keeps the host out of reach: only the overlay, a private HOME and /tmp are writable', async () => {
     const { dir, overlay, home } = await layout();
     const result = await sandboxed(
       overlay,
       home,
       [
-        `touch ${dir}/beside-workspace 2>/dev/null && echo HOST-WRITABLE`,
-        `touch ${os.tmpdir()}/sbx-host-write 2>/dev/null && echo TMP-WRITABLE`,
+        // Lands in the sandbox's private /tmp (the layout lives under the host's), never the host's.
+        `touch ${dir}/beside-workspace 2>/dev/null`,
+        'touch /usr/planted 2>/dev/null && echo USR-WRITABLE',
         'echo cache > "$HOME/cache" && echo home-ok',
+        'echo x > /tmp/x && echo tmp-ok',
         'echo x > /dev/shm/x && echo shm-ok',
-        'ls /sys/fs/cgroup | wc -l',
         'echo x > /dev/null && head -c 8 /dev/urandom | wc -c',
         'ls /dev | tr "\\n" " "',
       ].join('; '),
     );
     expect(result.output.text).toBe(
-      'home-ok\nshm-ok\n0\n8\nfd full null ptmx pts random shm stderr stdin stdout tty urandom zero ',
+      'home-ok\ntmp-ok\nshm-ok\n8\ncore fd full null ptmx pts random shm stderr stdin stdout tty urandom zero ',
     );
     expect(await readdir(dir)).not.toContain('beside-workspace');
-    expect(await readdir(home)).toEqual([]);
+    expect(existsSync(path.join(home, 'cache'))).toBe(false);
   });
 
   it('runs directly in a writable workspace when asked, still isolated', async () => {
@@ -188,24 +207,14 @@ import time; time.sleep(1)
     const cargoHome = path.join(dir, 'cargo-home');
     await mkdir(cargoHome);
     await writeFile(path.join(cargoHome, '.package-cache'), '');
-    const command = await prepareSandbox(
-      host,
+    const result = await sandboxed(
       overlay,
-      [
-        '/bin/sh',
-        '-c',
-        'echo lock > "$CARGO_HOME/.package-cache" && touch "$CARGO_HOME/new" && ls -A "$CARGO_HOME"',
-      ],
-      {
-        runDir: dir,
-        caches: [cargoHome],
-      },
+      home,
+      'echo lock > "$CARGO_HOME/.package-cache" && touch "$CARGO_HOME/new" && ls -A "$CARGO_HOME"',
+      20_000,
+      [cargoHome],
+      { CARGO_HOME: cargoHome },
     );
-    const result = await runProcess(command.file, command.args, {
-      cwd: dir,
-      env: sandboxEnv({ home, tmpdir: home, extra: { CARGO_HOME: cargoHome } }),
-      timeoutMs: 20_000,
-    });
     expect(result.output.text).toBe('.package-cache\nnew');
     expect(await readdir(cargoHome)).toEqual(['.package-cache']);
     expect(await readFile(path.join(cargoHome, '.package-cache'), 'utf8')).toBe('');

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { AppError } from '../../errors/app-error';
 import type { EventSink } from '../ports';
 import { probeSandbox, type SandboxCapabilities } from '../sandbox/probe';
+import type { RunLimits } from '../sandbox/run-limits';
 import { killStaleSandboxes } from '../sandbox/stale-sandboxes';
 import type { HypothesisExecutor, ShadowMode } from './executor';
 import { createInPlaceExecutor } from './inplace-executor';
@@ -26,6 +27,8 @@ export interface ShadowRunnerOptions {
   readonly tmpfsUpper?: boolean;
   /** Host paths bound read-only into every sandbox beyond the built-in list. */
   readonly sandboxReadOnlyPaths?: readonly string[];
+  /** Caps for runs whose request sets none (each field defaults to `defaultRunLimits`). */
+  readonly limits?: Partial<RunLimits>;
 }
 
 export interface ShadowRunner {
@@ -99,7 +102,9 @@ export async function createShadowRunner(options: ShadowRunnerOptions): Promise<
     sweep,
     capabilities: probe?.mode === 'overlay' ? probe.capabilities : null,
     settled: () => removal.settled(),
-    run: (request, events) =>
-      shadowRun(request, events === undefined ? { executor } : { executor, events }),
+    run: (request, events) => {
+      const withLimits = { ...request, limits: { ...options.limits, ...request.limits } };
+      return shadowRun(withLimits, events === undefined ? { executor } : { executor, events });
+    },
   };
 }

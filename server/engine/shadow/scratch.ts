@@ -64,7 +64,7 @@ export function isStaleRunName(name: string): boolean {
  */
 export async function sweepStaleRuns(
   root: string,
-  killSandboxes: (runDirs: readonly string[]) => Promise<unknown> = async () => undefined,
+  killSandboxes: (runDirs: readonly string[]) => Promise<unknown> = () => Promise.resolve(),
 ): Promise<SweepReport> {
   const entries = await readdir(root).catch(() => [] as string[]);
   const stale = entries.filter(isStaleRunName).map((entry) => path.join(root, entry));

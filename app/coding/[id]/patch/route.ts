@@ -1,3 +1,4 @@
+import { refuseForeignBrowserRequest } from '@/server/api/browser-origin';
 import { handleDownloadPatch } from '@/server/api/trpc/browser-routes/download-patch';
 import { getRuntime } from '@/server/runtime';
 
@@ -8,6 +9,9 @@ export async function GET(
   request: Request,
   context: { params: Promise<{ id: string }> },
 ): Promise<Response> {
+  // proxy.ts refuses a foreign Host first; checked again here in case it is bypassed.
+  const refused = refuseForeignBrowserRequest(request);
+  if (refused !== null) return refused;
   const { id } = await context.params;
   return handleDownloadPatch(request, id, getRuntime);
 }

@@ -1,0 +1,287 @@
+import { execFile, spawn } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createShadowRunner, type HypothesisResult, type ShadowRunner } from '../shadow';
+import type { RunLimits } from './run-limits';
+
+/**
+ * The sandbox as a boundary, attacked from inside a hypothesis as a hostile test file would: one
+ * named regression test per attack, each asserting the exact refusal and that nothing outside the
+ * hypothesis's shadow changed.
+ */
+
+let dataDir: string;
+let workspace: string;
+let runner: ShadowRunner;
+
+const canaries = {
+  database: 'shadowbox.db',
+  otherWorktree: 'worktrees/other-task/secret.txt',
+  sourceRepo: 'repos/src-1/config',
+  sibling: 'worktrees/beside.txt',
+} as const;
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(path.join(os.tmpdir(), 'sbx-boundary-'));
+  workspace = path.join(dataDir, 'worktrees', 'task-1');
+  await mkdir(workspace, { recursive: true });
+  await writeFile(path.join(workspace, 'calc.py'), 'x = 1\n');
+  for (const file of Object.values(canaries)) {
+    await mkdir(path.dirname(path.join(dataDir, file)), { recursive: true });
+    await writeFile(path.join(dataDir, file), 'CANARY\n');
+  }
+  runner = await createShadowRunner({ dataDir, mode: 'overlay' });
+});
+
+async function attack(
+  script: string,
+  limits: Partial<RunLimits> = {},
+  timeoutMs = 30_000,
+): Promise<HypothesisResult> {
+  const report = await runner.run({
+    workspace,
+    command: ['/bin/sh', '-c', script],
+    hypotheses: [{ name: 'attack', edits: [], delete: [] }],
+    timeoutMs,
+    limits,
+  });
+  const [result] = report.hypotheses;
+  if (result === undefined) throw new Error('no result');
+  return result;
+}
+
+async function unchanged(): Promise<void> {
+  expect(await readdir(workspace)).toEqual(['calc.py']);
+  expect(await readFile(path.join(workspace, 'calc.py'), 'utf8')).toBe('x = 1\n');
+  for (const file of Object.values(canaries)) {
+    expect(await readFile(path.join(dataDir, file), 'utf8')).toBe('CANARY\n');
+  }
+}
+
+/** A command that sleeps with `marker` among its arguments, so the host can find it. */
+const sleeper = (marker: string): string => `python3 -c "import time; time.sleep(300)" ${marker}`;
+
+/** Host processes whose command line holds `marker`. */
+async function processesWith(marker: string): Promise<number[]> {
+  const pids: number[] = [];
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const cmdline = await readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '');
+    if (cmdline.split('\0').includes(marker)) pids.push(Number(entry));
+  }
+  return pids;
+}
+
+async function waitFor(check: () => Promise<boolean>, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return check();
+}
+
+describe('the sandbox boundary: no escape', () => {
+  it('refuses a remount of the root read-write (mount -o remount,bind,rw /)', async () => {
+    const result = await attack(
+      'mount -o remount,bind,rw / ; echo "rc=$?"; mount -o remount,bind,rw /usr; echo "rc=$?"; touch /usr/planted; echo "rc=$?"',
+    );
+    expect(result.outputTail).toContain('mount: /: permission denied.');
+    expect(result.outputTail).toContain('mount: /usr: permission denied.');
+    expect(result.outputTail.match(/rc=(\d+)/g)).toEqual(['rc=32', 'rc=32', 'rc=1']);
+    await unchanged();
+  });
+
+  it('refuses a new mount (mount -t tmpfs)', async () => {
+    const result = await attack(
+      'mkdir -p "$HOME/m" && mount -t tmpfs evil "$HOME/m"; echo "rc=$?"',
+    );
+    expect(result.outputTail).toMatch(/mount: .*m: permission denied\.|must be superuser/);
+    expect(result.outputTail).toContain('rc=32');
+  });
+
+  it('refuses umount /proc, and its /proc shows only its own processes', async () => {
+    const result = await attack('umount /proc; echo "rc=$?"; ls /proc | grep -c "^[0-9]"');
+    expect(result.outputTail).toContain('umount: /proc: must be superuser to unmount.');
+    expect(result.outputTail).toContain('rc=32');
+    const count = Number(result.outputTail.trim().split('\n').at(-1));
+    expect(count).toBeLessThan(8);
+  });
+
+  it('holds no capability at all, with no_new_privs', async () => {
+    const result = await attack(
+      'grep -E "^(CapInh|CapPrm|CapEff|CapBnd|CapAmb|NoNewPrivs)" /proc/self/status',
+    );
+    expect(result.outputTail).toBe(
+      [
+        'CapInh:\t0000000000000000',
+        'CapPrm:\t0000000000000000',
+        'CapEff:\t0000000000000000',
+        'CapBnd:\t0000000000000000',
+        'CapAmb:\t0000000000000000',
+        'NoNewPrivs:\t1',
+      ].join('\n'),
+    );
+  });
+
+  it('cannot create a user namespace to regain capabilities', async () => {
+    const result = await attack('unshare -Ur true; echo "rc=$?"');
+    expect(result.outputTail).toContain('unshare: unshare failed');
+    expect(result.outputTail).toContain('rc=1');
+  });
+});
+
+describe('the sandbox boundary: nothing of the host in view', () => {
+  it('cannot read the database, another task worktree, a source repository or a sibling of the workspace', async () => {
+    const reads = Object.values(canaries)
+      .map((file) => `cat ${path.join(dataDir, file)} 2>&1`)
+      .join('; ');
+    const result = await attack(`${reads}; ls ${dataDir}; ls ${path.dirname(workspace)}`);
+    expect(result.outputTail).not.toContain('CANARY');
+    for (const file of Object.values(canaries)) {
+      expect(result.outputTail).toContain(
+        `cat: ${path.join(dataDir, file)}: No such file or directory`,
+      );
+    }
+    // Only the path down to the workspace exists, empty but for it.
+    expect(result.outputTail.trim().split('\n').slice(-2)).toEqual(['worktrees', 'task-1']);
+    await unchanged();
+  });
+
+  it('cannot read /etc/shadow, /root beyond the toolchains, or /run', async () => {
+    const result = await attack(
+      'cat /etc/shadow 2>&1; ls -A /root | grep -v -E "^\\.(cargo|rustup|pyenv)$"; ls /run 2>&1; ls /var/run 2>&1; ls /sys 2>&1; echo end',
+    );
+    expect(result.outputTail).toBe(
+      [
+        'cat: /etc/shadow: No such file or directory',
+        "ls: cannot access '/run': No such file or directory",
+        "ls: cannot access '/var/run': No such file or directory",
+        "ls: cannot access '/sys': No such file or directory",
+        'end',
+      ].join('\n'),
+    );
+  });
+
+  it("cannot connect to a host unix socket (its path is not in the sandbox's root)", async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'sbx-sock-'));
+    const socketPath = path.join(dir, 'host.sock');
+    const server = net.createServer((socket) => socket.end('reached\n'));
+    await new Promise<void>((resolve) => server.listen(socketPath, resolve));
+    try {
+      const result = await attack(
+        `python3 -c "import socket; s = socket.socket(socket.AF_UNIX); s.connect('${socketPath}'); print(s.recv(16))" 2>&1 | tail -1`,
+      );
+      expect(result.outputTail).toBe('FileNotFoundError: [Errno 2] No such file or directory');
+    } finally {
+      server.close();
+    }
+  });
+
+  it('cannot connect to a TCP port on the host', async () => {
+    const server = net.createServer((socket) => socket.end('reached\n'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as net.AddressInfo;
+    try {
+      const result = await attack(
+        `python3 -c "import socket; socket.create_connection(('127.0.0.1', ${port}), timeout=2); print('reached')" 2>&1 | tail -1`,
+      );
+      expect(result.outputTail).toBe('ConnectionRefusedError: [Errno 111] Connection refused');
+    } finally {
+      server.close();
+    }
+  });
+});
+
+describe('the sandbox boundary: resource caps', () => {
+  it('kills a run that writes past its disk cap, naming the cap', async () => {
+    const result = await attack(
+      'for i in 1 2 3 4 5 6 7 8; do head -c 4000000 /dev/zero > "f$i"; done; sleep 20; echo survived',
+      { maxDiskMb: 16 },
+    );
+    expect(result.error).toBe('the run exceeded its disk cap of 16 MB and was killed');
+    expect(result.outputTail).not.toContain('survived');
+    await unchanged();
+  });
+
+  it('stops a single file at the disk cap (RLIMIT_FSIZE) and names the cap', async () => {
+    const result = await attack('head -c 40000000 /dev/zero > big; echo "rc=$?"', { maxDiskMb: 8 });
+    expect(result.error).toBe('the run exceeded its disk cap of 8 MB and was killed');
+  });
+
+  it('kills a run that allocates past its memory cap, naming the cap', async () => {
+    const result = await attack(
+      'python3 -c "x = bytearray(512 * 1024 * 1024); print(len(x))"; sleep 20; echo survived',
+      { maxMemoryMb: 128 },
+    );
+    expect(result.error).toBe('the run exceeded its memory cap of 128 MB and was killed');
+    expect(result.outputTail).not.toContain('survived');
+  });
+
+  it('kills a run that forks past its process cap, naming the cap', async () => {
+    const result = await attack(
+      'i=0; while [ $i -lt 200 ]; do sleep 30 & i=$((i+1)); done; wait; echo survived',
+      { maxPids: 64 },
+      20_000,
+    );
+    expect(result.error).toBe('the run exceeded its process cap of 64 processes and was killed');
+    expect(result.timedOut).toBe(false);
+    expect(result.outputTail).not.toContain('survived');
+  });
+});
+
+describe('the sandbox boundary: no sandbox outlives its runner', () => {
+  it('kills a process that daemonizes itself and outlives its run', async () => {
+    const marker = `sbx-outlive-${process.pid}-${Date.now()}`;
+    const result = await attack(
+      `setsid ${sleeper(marker)} </dev/null >/dev/null 2>&1 & sleep 0.5; kill -0 $! && echo spawned`,
+    );
+    expect(result.outputTail).toBe('spawned');
+    expect(await waitFor(async () => (await processesWith(marker)).length === 0, 2000)).toBe(true);
+  });
+
+  it('kills the sandbox when its runner is killed with -9', async () => {
+    const marker = `sbx-orphan-${process.pid}-${Date.now()}`;
+    const script = path.join(import.meta.dirname, 'test-support', 'run-one-sandbox.ts');
+    const child = spawn(process.execPath, ['--import', 'tsx', script, dataDir, workspace, marker], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    // The runner itself has the marker among its arguments too.
+    const sandboxed = async (): Promise<number> =>
+      (await processesWith(marker)).filter((pid) => pid !== child.pid).length;
+    try {
+      expect(await waitFor(async () => (await sandboxed()) === 2, 20_000)).toBe(true);
+      child.kill('SIGKILL');
+      expect(await waitFor(async () => (await sandboxed()) === 0, 2000)).toBe(true);
+    } finally {
+      child.kill('SIGKILL');
+    }
+  });
+
+  it('the start-up sweep kills the sandboxes of a dead server before it removes their shadows', async () => {
+    const sweepData = await mkdtemp(path.join(os.tmpdir(), 'sbx-sweep-'));
+    // A pid that is surely dead: a process that has exited.
+    const { pid: deadPid } = await promisify(execFile)('true').then(() => spawn('true'));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const runDir = path.join(sweepData, 'shadows', `run-${String(deadPid)}-leftover`);
+    await mkdir(path.join(runDir, 'upper'), { recursive: true });
+    const marker = `sbx-stale-${process.pid}-${Date.now()}`;
+    // What a sandbox left by a dead server looks like from the host: a process in its run directory.
+    const stale = spawn('python3', ['-c', 'import time; time.sleep(300)', marker], {
+      cwd: runDir,
+      detached: true,
+      stdio: 'ignore',
+    });
+    stale.unref();
+    expect(await waitFor(async () => (await processesWith(marker)).length === 1, 5000)).toBe(true);
+    const swept = await createShadowRunner({ dataDir: sweepData, mode: 'overlay' });
+    expect(swept.sweep.removed).toBe(1);
+    // SIGKILL was sent before the directory went; the kernel takes a moment to finish the process.
+    expect(await waitFor(async () => (await processesWith(marker)).length === 0, 2000)).toBe(true);
+    expect(await readdir(path.join(sweepData, 'shadows'))).toEqual([]);
+  });
+});
