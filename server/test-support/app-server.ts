@@ -36,7 +36,13 @@ const OUTPUT_LIMIT = 1024 * 1024;
 
 /** What the app is built from; a change to any of these makes the build stale. */
 const sourceRoots = ['app', 'server', 'components'];
-const sourceFiles = ['next.config.mjs', 'package.json', 'package-lock.json'];
+const sourceFiles = [
+  'next.config.mjs',
+  'package.json',
+  'package-lock.json',
+  'proxy.ts',
+  'instrumentation.ts',
+];
 const sourceExtension = /\.(?:[cm]?[jt]sx?|json|css|scss|sql|prisma)$/;
 const skippedDirectories = new Set([
   'node_modules',

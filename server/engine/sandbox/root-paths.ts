@@ -68,6 +68,30 @@ export interface RootPaths {
 /** Variables naming a toolchain's own directory tree. */
 const toolchainVariables = ['RUSTUP_HOME', 'CARGO_HOME', 'PYENV_ROOT', 'GOROOT', 'JAVA_HOME'];
 
+const pathEntries = (value: string | undefined): string[] =>
+  (value ?? '').split(':').filter((dir) => path.isAbsolute(dir));
+
+const homes = /^(\/root|\/home\/[^/]+)(\/|$)/;
+
+/**
+ * The directory tree a PATH entry's programs come from: for a home, the dot-directory holding it
+ * (`~/.pyenv/shims` → `~/.pyenv`, where its interpreters live; `~/bin` stays itself), elsewhere the
+ * parent of a `bin` (`/opt/jdk/bin` → `/opt/jdk`). Never a package's `node_modules/.bin`: its
+ * links point into a tree of some other project (the project's own is in its workspace).
+ */
+export function toolchainRootOf(entry: string): string | null {
+  const dir = path.resolve(entry);
+  if (systemDirs.some((system) => isUnder(dir, system))) return null;
+  if (dir.split('/').includes('node_modules')) return null;
+  const home = homes.exec(dir);
+  if (home?.[1] !== undefined) {
+    const [first] = path.relative(home[1], dir).split('/');
+    if (first === undefined || first === '') return null;
+    return first.startsWith('.') ? path.join(home[1], first) : dir;
+  }
+  return ['bin', 'sbin', 'shims'].includes(path.basename(dir)) ? path.dirname(dir) : dir;
+}
+
 function real(p: string): string | null {
   try {
     return realpathSync(p);
@@ -117,6 +141,10 @@ export function sandboxRootPaths(options: RootPathsOptions): RootPaths {
       toolchains.push(value);
     }
   }
+  for (const entry of pathEntries(options.env.PATH)) {
+    const toolchain = toolchainRootOf(entry);
+    if (toolchain !== null && existsSync(at(toolchain))) toolchains.push(toolchain);
+  }
   // node's own prefix (e.g. ~/.nvm/versions/node/v20): npm, npx and node itself live there.
   toolchains.push(path.dirname(path.dirname(process.execPath)));
   for (const p of options.extra ?? []) if (existsSync(at(p))) toolchains.push(p);
@@ -133,7 +161,7 @@ export function sandboxRootPaths(options: RootPathsOptions): RootPaths {
     visible(dir) &&
     (shownAt(dir) ||
       symlinks.some(([link, target]) => isUnder(dir, link) && shownAt(path.resolve('/', target))));
-  const entries = (options.env.PATH ?? '').split(':').filter((dir) => path.isAbsolute(dir));
+  const entries = pathEntries(options.env.PATH);
   return {
     readOnly: shown,
     symlinks,

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sandboxRootPaths } from './root-paths';
+import { sandboxRootPaths, toolchainRootOf } from './root-paths';
 import { bwrapArgs, withoutNested, type SandboxRoot } from './sandbox-root';
 
 const root: SandboxRoot = {
@@ -114,5 +114,17 @@ describe('sandboxRootPaths', () => {
     expect(paths.symlinks).toEqual([['/bin', 'usr/bin']]);
     // PATH keeps only what the sandbox shows, in order.
     expect(paths.path).toBe('/home/alice/.pyenv/shims:/usr/bin:/bin:/opt/jdk');
+  });
+});
+
+describe('toolchainRootOf', () => {
+  it('binds the tree a PATH entry comes from, never a home or a node_modules/.bin', () => {
+    expect(toolchainRootOf('/root/.pyenv/plugins/pyenv-virtualenv/shims')).toBe('/root/.pyenv');
+    expect(toolchainRootOf('/home/alice/.cargo/bin')).toBe('/home/alice/.cargo');
+    expect(toolchainRootOf('/home/alice/bin')).toBe('/home/alice/bin');
+    expect(toolchainRootOf('/home/alice')).toBeNull();
+    expect(toolchainRootOf('/opt/jdk/bin')).toBe('/opt/jdk');
+    expect(toolchainRootOf('/usr/local/bin')).toBeNull();
+    expect(toolchainRootOf('/srv/shadowbox/node_modules/.bin')).toBeNull();
   });
 });
