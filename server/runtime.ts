@@ -10,6 +10,7 @@ import { createGitWorkspaces } from './engine/loop/git-workspaces';
 import { abandonTask, stepTask, type LoopDeps } from './engine/loop/task-step';
 import { systemClock } from './engine/ports';
 import { buildReviewArtifact } from './engine/review/review-artifact';
+import { defaultRunLimits, type RunLimits, type SandboxCapabilities } from './engine/sandbox';
 import { createShadowRunner } from './engine/shadow/create-shadow-runner';
 import { pruneStaleWorktrees } from './engine/workspace/prune-worktrees';
 import { workspaceLayout } from './engine/workspace/workspace-layout';
@@ -32,6 +33,17 @@ export interface Runtime {
   readonly uploadDir: string;
   /** Largest accepted archive upload, in bytes. */
   readonly maxUploadBytes: number;
+  /** How this machine isolates runs and which resource caps it enforces (shown on /coding). */
+  readonly sandbox: SandboxStatus;
+}
+
+export interface SandboxStatus {
+  readonly mode: 'overlay' | 'inplace';
+  /** Why runs go in place (no isolation); null in overlay mode. */
+  readonly fallbackReason: string | null;
+  readonly capabilities: SandboxCapabilities | null;
+  /** The caps of a run whose task sets none. */
+  readonly defaultLimits: RunLimits;
 }
 
 /** The whole of it, for the process that owns it (start-up, shutdown, benchmarks). */
@@ -134,6 +146,7 @@ export async function createRuntime(
     clock: systemClock,
     llmAvailable: llm !== null,
     ...(llm === null ? {} : { defaultTaskTokenBudget: llm.defaultTaskTokenBudget }),
+    maxPendingHypotheses: env.maxPendingHypotheses,
     scheduler: {
       async schedule(taskId) {
         await queue.enqueue(taskId);
@@ -151,6 +164,12 @@ export async function createRuntime(
     authenticate: (authorization) => authenticateBearer(db, authorization),
     uploadDir,
     maxUploadBytes: defaultIntakeCaps.maxTotalBytes,
+    sandbox: {
+      mode: shadows.mode,
+      fallbackReason: shadows.fallbackReason,
+      capabilities: shadows.capabilities,
+      defaultLimits: { ...defaultRunLimits, ...env.runLimits },
+    },
     env,
     db,
     bus,

@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { SandboxStatus } from '@/components/status/sandbox-status';
 import { CreateTaskForm } from '@/components/tasks/create-task-form';
 import { TaskList } from '@/components/tasks/task-list';
 import { serverCaller } from '@/server/api/trpc/server-caller';
@@ -8,7 +9,8 @@ export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Tasks · Shadowbox' };
 
 export default async function CodingPage() {
-  const tasks = await (await serverCaller()).tasks.list();
+  const caller = await serverCaller();
+  const [tasks, sandbox] = await Promise.all([caller.tasks.list(), caller.system.sandbox()]);
   return (
     <>
       <h1>Tasks</h1>
@@ -20,6 +22,7 @@ export default async function CodingPage() {
         <h2 id="list-heading">All tasks</h2>
         <TaskList initialTasks={tasks} />
       </section>
+      <SandboxStatus status={sandbox} />
     </>
   );
 }

@@ -23,3 +23,5 @@ export type TimelineItem = Yielded<Outputs['events']>['data'];
 export type TaskChange = Yielded<Outputs['changes']>;
 export type TaskEvent = TimelineItem['event'];
 export type EventOf<K extends TaskEvent['type']> = Extract<TaskEvent, { type: K }>;
+
+export type SandboxStatus = inferRouterOutputs<AppRouter>['system']['sandbox'];

@@ -1,4 +1,4 @@
-import type { Runtime } from '../../runtime';
+import type { Runtime, SandboxStatus } from '../../runtime';
 import type { Actor, TaskServiceApi } from '../../tasks/task-api';
 import { requestOrigin, type RequestOrigin } from './request-guard';
 
@@ -8,9 +8,11 @@ export interface Context {
   /** The UI acts as the machine's user (see request-guard.ts for who may reach it). */
   readonly actor: Actor;
   readonly origin: RequestOrigin;
+  /** null where the runtime has none to tell (unit tests). */
+  readonly sandbox: SandboxStatus | null;
 }
 
-export type ContextRuntime = Pick<Runtime, 'tasks'>;
+export type ContextRuntime = Pick<Runtime, 'tasks'> & Partial<Pick<Runtime, 'sandbox'>>;
 
 /** The context without a request: for tests and server-side callers (pages rendering a task). */
 export function createContextInner(options: {
@@ -21,6 +23,7 @@ export function createContextInner(options: {
     tasks: options.runtime.tasks,
     actor: { kind: 'browser' },
     origin: options.origin ?? 'ui',
+    sandbox: options.runtime.sandbox ?? null,
   };
 }
 

@@ -1,0 +1,48 @@
+import type { SandboxStatus as Status } from '../trpc/router-types';
+
+/**
+ * How this server isolates runs, from its start-up probe: a cap the machine cannot enforce is
+ * said here, never silently dropped.
+ */
+export function SandboxStatus({ status }: { readonly status: Status }) {
+  if (status === null) return null;
+  if (status.mode === 'inplace') {
+    return (
+      <p role="status" className="card warning">
+        Runs go <strong>in place</strong>, one at a time, with no isolation and no resource caps:{' '}
+        {status.fallbackReason ?? 'in-place mode was asked for'}.
+      </p>
+    );
+  }
+  const { capabilities: caps, defaultLimits: limits } = status;
+  return (
+    <section aria-labelledby="sandbox-heading" className="card">
+      <h2 id="sandbox-heading">Sandbox</h2>
+      <p className="muted">
+        Each hypothesis runs in its own shadow: a minimal root with no capabilities, locked mounts
+        and no network. Caps per run (a task may set its own):
+      </p>
+      <dl className="sandbox-caps">
+        <dt>Memory</dt>
+        <dd>
+          {limits.maxMemoryMb} MB, by {caps?.memory ?? 'not enforced'}
+        </dd>
+        <dt>Processes</dt>
+        <dd>
+          {limits.maxPids}, by {caps?.pids ?? 'not enforced'}
+        </dd>
+        <dt>Disk</dt>
+        <dd>
+          {limits.maxDiskMb} MB, by {caps?.disk ?? 'not enforced'}
+        </dd>
+      </dl>
+      {caps !== null && caps.notes.length > 0 ? (
+        <ul aria-label="Caps this machine enforces only in part">
+          {caps.notes.map((note) => (
+            <li key={note}>{note}</li>
+          ))}
+        </ul>
+      ) : null}
+    </section>
+  );
+}

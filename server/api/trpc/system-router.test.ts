@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { FakeTaskService } from '../rest/test-support/fake-tasks';
+import { createContextInner } from './context';
+import { createCaller } from './root';
+import type { SandboxStatus } from '../../runtime';
+
+const status: SandboxStatus = {
+  mode: 'overlay',
+  fallbackReason: null,
+  capabilities: {
+    memory: 'cgroup v1',
+    pids: 'rlimit per user',
+    disk: 'upper-layer watcher and file-size rlimit',
+    notes: ['the process cap counts the sandbox user’s processes, not the run’s'],
+  },
+  defaultLimits: { maxMemoryMb: 4096, maxPids: 1024, maxDiskMb: 4096 },
+};
+
+describe('system.sandbox', () => {
+  it("reports the probe's caps, including the ones enforced only in part", async () => {
+    const caller = createCaller(
+      createContextInner({ runtime: { tasks: new FakeTaskService(), sandbox: status } }),
+    );
+    expect(await caller.system.sandbox()).toEqual(status);
+  });
+
+  it('is refused to a caller without the UI header', async () => {
+    const caller = createCaller(
+      createContextInner({
+        runtime: { tasks: new FakeTaskService(), sandbox: status },
+        origin: 'unmarked',
+      }),
+    );
+    await expect(caller.system.sandbox()).rejects.toThrow('needs the header "x-shadowbox-ui: 1"');
+  });
+});
