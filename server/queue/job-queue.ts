@@ -380,7 +380,11 @@ export function isLocalWorkerAlive(workerId: string): boolean {
   }
 }
 
-/** The text stored as `lastError`: name, message and the first stack frames, bounded. */
+/**
+ * The text stored as the job's `lastError`, for operators: name, message and the first stack
+ * frames, bounded. It is never shown as it is: a task's stored `error` is made readable (one line,
+ * no frames, no paths into the server's code) where it is recorded, in `abandonTask`.
+ */
 export function describeError(error: unknown): string {
   let text: string;
   if (error instanceof Error) {

@@ -12,13 +12,12 @@ import { activeStatuses } from '../engine/loop/task-status';
 import { maxIterationsCeiling } from '../engine/loop/task-step';
 import { checkCommand } from '../engine/policy/command-policy';
 import { verifySha256 } from '../engine/review/review-artifact';
-import { checkHypothesisPaths, pathProblem } from '../engine/shadow/hypothesis-paths';
+import { pathProblem } from '../engine/shadow/hypothesis-paths';
 import { listTreeFiles, readTreeFile } from '../engine/workspace/tree-files';
 import type { Hypothesis } from '../engine/shadow/hypothesis';
 import { createSourceFromArchive } from '../engine/workspace/create-source';
 import { sourceGitDir, type WorkspaceLayout } from '../engine/workspace/workspace-layout';
 import type { Clock } from '../engine/ports';
-import { insertHypothesis } from './hypothesis-rows';
 import { statusOf, type PrismaTaskStore } from './prisma-task-store';
 import type {
   Actor,
@@ -35,6 +34,7 @@ import type {
   PlanStepInput,
 } from './task-api';
 import { milestone } from './milestone-service';
+import { submitHypotheses } from './submit-hypotheses';
 import type { TaskEventBus } from './task-event-bus';
 import { flagsOf, listTaskSummaries, loadTaskView } from './task-views';
 import { createWorkspaceCleaner } from './workspace-cleaner';
@@ -61,6 +61,8 @@ export interface TaskServiceDeps {
   readonly defaultTaskTokenBudget?: number;
   /** How often an SSE stream re-reads the database without a notification (other processes). */
   readonly eventPollMs?: number;
+  /** Hypotheses a task may hold waiting to run (default 64); one more is refused (INBOX_FULL). */
+  readonly maxPendingHypotheses?: number | undefined;
 }
 
 export const defaults = {
@@ -255,72 +257,12 @@ export class TaskService implements TaskServiceApi {
     }
   }
 
-  async submitHypotheses(
+  submitHypotheses(
     taskId: string,
     hypotheses: readonly Hypothesis[],
     actor: Actor,
   ): Promise<{ readonly accepted: readonly string[] }> {
-    if (hypotheses.length === 0) throw new AppError('INVALID_ARGUMENT', 'no hypotheses given');
-    const names = new Set<string>();
-    for (const h of hypotheses) {
-      checkHypothesisPaths(h);
-      if (names.has(h.name)) {
-        throw new AppError('INVALID_HYPOTHESIS', `hypothesis name '${h.name}' appears twice`);
-      }
-      names.add(h.name);
-    }
-    const origin = actor.kind === 'browser' ? 'human' : 'external';
-    const author = actorLabel(actor);
-    await this.deps.store.transact(taskId, async (tx, emit) => {
-      const task = await tx.task.findUnique({
-        where: { id: taskId },
-        select: {
-          status: true,
-          iterationCount: true,
-          maxIterations: true,
-          cancelRequestedBy: true,
-        },
-      });
-      if (task === null) throw new AppError('NOT_FOUND', `no task ${taskId}`);
-      const status = statusOf(task.status);
-      const reopening = status === 'awaiting_review' || status === 'approved';
-      if ((!activeStatuses.has(status) && !reopening) || task.cancelRequestedBy !== null) {
-        throw new AppError(
-          'INVALID_STATE',
-          `task ${taskId} is ${status}: it takes no more hypotheses`,
-        );
-      }
-      if (reopening && task.iterationCount >= task.maxIterations) {
-        throw new AppError(
-          'INVALID_STATE',
-          `task ${taskId} has used all ${task.maxIterations} iterations; create a new task to go on`,
-        );
-      }
-      const waiting = await tx.hypothesis.findMany({
-        where: { taskId, iterationId: null, name: { in: [...names] } },
-        select: { name: true },
-      });
-      const taken = waiting[0];
-      if (taken !== undefined) {
-        throw new AppError(
-          'INVALID_HYPOTHESIS',
-          `a hypothesis named '${taken.name}' is already waiting to run`,
-        );
-      }
-      const now = this.deps.clock.now();
-      for (const hypothesis of hypotheses) {
-        await insertHypothesis(tx, taskId, null, { hypothesis, origin, author, submittedAt: now });
-      }
-      await recordAudit(tx, {
-        actor: author,
-        action: 'hypotheses.submit',
-        target: taskId,
-        details: { names: [...names] },
-      });
-      await emit({ type: 'hypotheses.submitted', names: [...names], origin });
-    });
-    await this.deps.scheduler.schedule(taskId);
-    return { accepted: [...names] };
+    return submitHypotheses(this.deps, taskId, hypotheses, actor);
   }
 
   getTask(taskId: string): Promise<TaskView> {

@@ -149,4 +149,71 @@ describe('POST /api/v1/tasks/{id}/hypotheses', () => {
     );
     await expectError(response, 404, 'NOT_FOUND');
   });
+
+  describe("against the task's files", () => {
+    beforeEach(() => {
+      fake.tasks.files.set(
+        task.id,
+        new Map([
+          ['calc.py', 'def add(a, b):\n    return a - b\n'],
+          ['src/lib.rs', 'fn main() {}\n'],
+        ]),
+      );
+    });
+
+    async function expectRefused(hypotheses: unknown[], message: string): Promise<void> {
+      const before = await fake.tasks.getTask(task.id);
+      const error = await expectError(
+        await submit({ hypotheses }),
+        400,
+        'INVALID_HYPOTHESIS',
+        message,
+      );
+      expect(error.message).toBe(message);
+      // Refused whole: the good hypothesis next to it was not queued either.
+      expect(fake.tasks.submitted).toHaveLength(0);
+      expect(await fake.tasks.getTask(task.id)).toEqual(before);
+    }
+
+    it('refuses a hypothesis whose path has a file as its parent (calc.py/x) with 400 naming it', async () => {
+      await expectRefused(
+        [fix, { name: 'fix-2', edits: [{ path: 'calc.py/x', content: 'x' }] }],
+        "hypothesis 'fix-2': 'calc.py/x' cannot be written: its parent 'calc.py' is a file",
+      );
+    });
+
+    it('refuses a hypothesis whose edit would replace a directory with 400 naming it', async () => {
+      await expectRefused(
+        [fix, { name: 'fix-2', edits: [{ path: 'src', content: 'x' }] }],
+        "hypothesis 'fix-2': 'src' cannot be written: it is a directory",
+      );
+    });
+
+    it('refuses a hypothesis that deletes a directory with 400 naming it', async () => {
+      await expectRefused(
+        [{ name: 'fix-2', delete: ['src'] }],
+        "hypothesis 'fix-2': 'src' cannot be deleted: it is a directory",
+      );
+    });
+  });
+
+  it('refuses the 65th pending hypothesis with 409 INBOX_FULL', async () => {
+    for (let batch = 0; batch < 4; batch += 1) {
+      const hypotheses = Array.from({ length: 16 }, (_, i) => ({ ...fix, name: `h${batch}-${i}` }));
+      expect((await submit({ hypotheses })).status).toBe(202);
+    }
+    const before = await fake.tasks.getTask(task.id);
+    expect(before.pendingHypotheses).toHaveLength(64);
+    const error = await expectError(
+      await submit({ hypotheses: [{ ...fix, name: 'one-more' }] }),
+      409,
+      'INBOX_FULL',
+    );
+    expect(error.message).toBe(
+      `task ${task.id} already holds 64 pending hypotheses (the cap is 64); wait for the iteration to run them`,
+    );
+    expect(error.details).toEqual({ pending: 64, submitted: 1, cap: 64 });
+    expect(fake.tasks.submitted).toHaveLength(4);
+    expect(await fake.tasks.getTask(task.id)).toEqual(before);
+  });
 });

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { AppError } from '../../errors/app-error';
+import { describeError } from '../../queue/job-queue';
 import { createExternalFixer, createScriptedFixer, type Fixer } from './fixer';
 import { stepTask, abandonTask, type LoopDeps, type StepOutcome } from './task-step';
 import {
@@ -299,5 +301,36 @@ describe('stepTask', () => {
     await abandonTask(deps, 'task1', 'disk gone');
     expect(store.state.status).toBe('interrupted');
     expect(store.types().slice(-2)).toEqual(['task.rolled_back', 'task.interrupted']);
+  });
+
+  it('stores a readable reason when a task is abandoned for a thrown error: no stack, no bundle path', async () => {
+    const store = new MemoryLoopStore();
+    const deps = loopDeps({ store, fixer: createScriptedFixer([]) });
+    for (let i = 0; i < 2; i++) await stepTask(deps, 'task1', signal);
+    // A real error with a real stack, thrown from a production bundle.
+    const fault = new Error(
+      "ENOTDIR: not a directory, open '/srv/shadowbox/.next/server/chunks/ssr/calc.js'",
+    );
+    fault.stack = `Error: ${fault.message}\n${(fault.stack ?? '').split('\n').slice(1).join('\n')}\n    at stepTask (webpack-internal:///(rsc)/./server/engine/loop/task-step.ts:97:10)\n    at async JobRunner.run (/srv/shadowbox/.next/server/chunks/[root-of-the-server]__0a1b._.js:4410:19)`;
+    // The reason as the runtime's onGiveUp writes it when the job runner gives up.
+    const reason = `the task could not go on: ${describeError(fault)}`;
+    expect(reason).toMatch(/\n {4}at .*\.next\//);
+    await abandonTask(deps, 'task1', reason);
+    const stored = "the task could not go on: ENOTDIR: not a directory, open '…'";
+    expect(store.task).toMatchObject({ error: stored });
+    expect(store.events.at(-1)).toEqual({ type: 'task.interrupted', reason: stored });
+  });
+
+  it('stores the same readable reason when a give-up finishes after a restart (from the job record)', async () => {
+    const store = new MemoryLoopStore();
+    const deps = loopDeps({ store, fixer: createScriptedFixer([]) });
+    for (let i = 0; i < 2; i++) await stepTask(deps, 'task1', signal);
+    const fault = new AppError('INTERNAL', 'the worktree vanished');
+    // The job runner turns the job's stored lastError (with frames) back into an Error.
+    const again = new Error(describeError(fault));
+    await abandonTask(deps, 'task1', `the task could not go on: ${describeError(again)}`);
+    expect(store.task).toMatchObject({
+      error: 'the task could not go on: the worktree vanished',
+    });
   });
 });

@@ -1,3 +1,4 @@
+import { readableError, readableText } from '../../errors/readable-error';
 import type { Clock } from '../ports';
 import type { HypothesisOutcome, ShadowRunReport } from '../shadow/shadow-report';
 import type { Hypothesis } from '../shadow/hypothesis';
@@ -95,7 +96,8 @@ export async function stepTask(
 
 /**
  * Ends a task whose steps keep failing (or that cannot resume after a restart): the worktree goes
- * back to the baseline commit and the task ends `interrupted` with the reason.
+ * back to the baseline commit and the task ends `interrupted` with the reason, stored as one
+ * readable line (a described error's stack frames and the server's own paths are cut).
  */
 export async function abandonTask(deps: LoopDeps, taskId: string, reason: string): Promise<void> {
   const task = await deps.store.load(taskId);
@@ -375,7 +377,7 @@ class TaskStep {
       if (review.spend.tokens > 0) await this.deps.store.recordSpend(this.taskId, review.spend);
     } catch (error) {
       if (this.signal.aborted) return;
-      comment = `the review model failed: ${error instanceof Error ? error.message : String(error)}`;
+      comment = `the review model failed: ${readableError(error)}`;
     }
     await this.deps.store.recordReviewerComment(this.taskId, {
       reviewer: `model:${reviewer.name}`,
@@ -406,8 +408,11 @@ class TaskStep {
         await this.emit({ type: 'task.rolled_back', to: task.baselineCommit });
       }
     }
-    const reason = event.type === 'task.cancelled' ? `cancelled by ${event.by}` : event.reason;
-    await this.emit(event, {
+    // What is stored and shown: never a stack trace or a path into the server's code.
+    const ended =
+      event.type === 'task.cancelled' ? event : { ...event, reason: readableText(event.reason) };
+    const reason = ended.type === 'task.cancelled' ? `cancelled by ${ended.by}` : ended.reason;
+    await this.emit(ended, {
       finishedAt: this.deps.clock.now(),
       error: reason,
       ...(task.baselineCommit === null ? {} : { checkpointSha: task.baselineCommit }),

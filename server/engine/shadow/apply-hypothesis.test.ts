@@ -18,7 +18,9 @@ async function workspaceWithExecutable(): Promise<string> {
 describe('applyHypothesis', () => {
   it('writes edits, new files in new directories and deletions, keeping modes', async () => {
     const dir = await workspaceWithExecutable();
-    const [h] = await prepareHypotheses(dir, [
+    const {
+      prepared: [h],
+    } = await prepareHypotheses(dir, [
       {
         name: 'fix',
         edits: [
@@ -40,7 +42,9 @@ describe('applyHypothesis', () => {
 
   it('refuses, writing nothing, when the workspace changed after the hypothesis was prepared', async () => {
     const dir = await workspaceWithExecutable();
-    const [h] = await prepareHypotheses(dir, [
+    const {
+      prepared: [h],
+    } = await prepareHypotheses(dir, [
       {
         name: 'fix',
         edits: [

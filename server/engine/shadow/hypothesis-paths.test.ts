@@ -2,7 +2,12 @@ import { mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkAgainstWorkspace, checkHypothesisPaths, pathProblem } from './hypothesis-paths';
+import {
+  checkAgainstWorkspace,
+  checkHypothesisAgainst,
+  checkHypothesisPaths,
+  pathProblem,
+} from './hypothesis-paths';
 
 describe('pathProblem', () => {
   it.each([
@@ -59,6 +64,7 @@ describe('checkAgainstWorkspace', () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'sbx-paths-'));
     await mkdir(path.join(dir, 'src'));
     await writeFile(path.join(dir, 'src', 'lib.rs'), 'fn main() {}');
+    await writeFile(path.join(dir, 'calc.py'), 'def add(a, b):\n    return a - b\n');
     await symlink('/etc', path.join(dir, 'link'));
     await symlink('/etc/passwd', path.join(dir, 'src', 'passwd'));
     return dir;
@@ -69,19 +75,84 @@ describe('checkAgainstWorkspace', () => {
     await expect(checkAgainstWorkspace(dir, 'h', 'src/lib.rs')).resolves.toBe(true);
     await expect(checkAgainstWorkspace(dir, 'h', 'src/new.rs')).resolves.toBe(false);
     await expect(checkAgainstWorkspace(dir, 'h', 'new/dir/file.rs')).resolves.toBe(false);
+    await expect(checkAgainstWorkspace(dir, 'h', 'src/lib.rs', 'delete')).resolves.toBe(true);
   });
 
-  it('refuses writing through a symlinked parent, onto a symlink, a directory, or under a file', async () => {
+  it('refuses a path whose parent is a file (calc.py/x), naming the hypothesis and the path', async () => {
+    const dir = await workspace();
+    await expect(checkAgainstWorkspace(dir, 'fix-2', 'calc.py/x')).rejects.toMatchObject({
+      code: 'INVALID_HYPOTHESIS',
+      message: "hypothesis 'fix-2': 'calc.py/x' cannot be written: its parent 'calc.py' is a file",
+      details: { hypothesis: 'fix-2', path: 'calc.py/x' },
+    });
+    await expect(checkAgainstWorkspace(dir, 'h', 'src/lib.rs/deeper/x')).rejects.toThrow(
+      "hypothesis 'h': 'src/lib.rs/deeper/x' cannot be written: its parent 'src/lib.rs' is a file",
+    );
+    await expect(checkAgainstWorkspace(dir, 'h', 'calc.py/x', 'delete')).rejects.toThrow(
+      "hypothesis 'h': 'calc.py/x' cannot be deleted: its parent 'calc.py' is a file",
+    );
+  });
+
+  it('refuses an edit that would replace a directory, and the deletion of a directory', async () => {
+    const dir = await workspace();
+    await expect(checkAgainstWorkspace(dir, 'fix-2', 'src')).rejects.toThrow(
+      "hypothesis 'fix-2': 'src' cannot be written: it is a directory",
+    );
+    await expect(checkAgainstWorkspace(dir, 'fix-2', 'src', 'delete')).rejects.toThrow(
+      "hypothesis 'fix-2': 'src' cannot be deleted: it is a directory",
+    );
+  });
+
+  it('refuses writing through a symlinked parent or onto a symlink, and deleting nothing', async () => {
     const dir = await workspace();
     await expect(checkAgainstWorkspace(dir, 'h', 'link/passwd')).rejects.toThrow(
-      "has a symbolic link parent 'link'",
+      "hypothesis 'h': 'link/passwd' cannot be written: its parent 'link' is a symbolic link",
     );
     await expect(checkAgainstWorkspace(dir, 'h', 'src/passwd')).rejects.toThrow(
-      'is a symbolic link',
+      "hypothesis 'h': 'src/passwd' cannot be written: it is a symbolic link",
     );
-    await expect(checkAgainstWorkspace(dir, 'h', 'src')).rejects.toThrow('is not a regular file');
-    await expect(checkAgainstWorkspace(dir, 'h', 'src/lib.rs/x')).rejects.toThrow(
-      "has a parent 'src/lib.rs' that is not a directory",
+    await expect(checkAgainstWorkspace(dir, 'h', 'src/gone.rs', 'delete')).rejects.toThrow(
+      "hypothesis 'h': 'src/gone.rs' cannot be deleted: there is no such file",
     );
+  });
+});
+
+describe('checkHypothesisAgainst', () => {
+  // A workspace described by its files, as a service that reads a listing would see it.
+  const files = new Set(['calc.py', 'src/lib.rs']);
+  const lookup = (p: string) =>
+    Promise.resolve(
+      files.has(p)
+        ? ('file' as const)
+        : [...files].some((f) => f.startsWith(`${p}/`))
+          ? ('directory' as const)
+          : null,
+    );
+
+  it('checks every edit and deletion, in order, and names the first refused', async () => {
+    await expect(
+      checkHypothesisAgainst(
+        {
+          name: 'fix-2',
+          edits: [
+            { path: 'calc.py', content: 'ok' },
+            { path: 'calc.py/x', content: 'no' },
+          ],
+          delete: ['src'],
+        },
+        lookup,
+      ),
+    ).rejects.toThrow(
+      "hypothesis 'fix-2': 'calc.py/x' cannot be written: its parent 'calc.py' is a file",
+    );
+    await expect(
+      checkHypothesisAgainst({ name: 'rm', edits: [], delete: ['src'] }, lookup),
+    ).rejects.toThrow("hypothesis 'rm': 'src' cannot be deleted: it is a directory");
+    await expect(
+      checkHypothesisAgainst(
+        { name: 'ok', edits: [{ path: 'src/new/mod.rs', content: '' }], delete: ['calc.py'] },
+        lookup,
+      ),
+    ).resolves.toBeUndefined();
   });
 });

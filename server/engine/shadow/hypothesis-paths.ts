@@ -50,43 +50,100 @@ export function checkHypothesisPaths(h: Hypothesis): void {
   }
 }
 
+/** What a path names in a workspace, as far as a hypothesis cares. */
+export type EntryKind = 'file' | 'directory' | 'symlink' | 'other';
+
+/** A hypothesis writes (creates or replaces) a file, or deletes one. */
+export type PathChange = 'write' | 'delete';
+
+/** What each workspace-relative path names; null when nothing is there. */
+export type EntryLookup = (relative: string) => Promise<EntryKind | null>;
+
+const described: Record<Exclude<EntryKind, 'file' | 'directory'>, string> = {
+  symlink: 'a symbolic link',
+  other: 'not a regular file or directory',
+};
+
 /**
- * Checks a path against the workspace as it is: every existing parent must be a real directory
- * (a symlinked parent would redirect the write outside), and an existing target a regular file.
- * Returns whether the target exists.
+ * Why `p` cannot be changed in a workspace whose entries `lookup` reports: every existing parent
+ * must be a real directory (a file cannot hold files; a symbolic link would redirect the write
+ * outside), and an existing target a regular file (a hypothesis never replaces a directory or a
+ * link); a deletion needs its file. `exists` says whether the target is there.
+ */
+export async function changeProblem(
+  p: string,
+  change: PathChange,
+  lookup: EntryLookup,
+): Promise<{ readonly problem: string | null; readonly exists: boolean }> {
+  const segments = p.split('/');
+  for (let i = 1; i <= segments.length; i += 1) {
+    const prefix = segments.slice(0, i).join('/');
+    const kind = await lookup(prefix);
+    if (kind === null) {
+      return { problem: change === 'delete' ? 'there is no such file' : null, exists: false };
+    }
+    if (i < segments.length) {
+      if (kind === 'directory') continue;
+      const what = kind === 'file' ? 'a file' : described[kind];
+      return { problem: `its parent '${prefix}' is ${what}`, exists: false };
+    }
+    if (kind === 'file') return { problem: null, exists: true };
+    const what = kind === 'directory' ? 'a directory' : described[kind];
+    return { problem: `it is ${what}`, exists: true };
+  }
+  return { problem: null, exists: false };
+}
+
+/** `'calc.py/x' cannot be written: its parent 'calc.py' is a file` */
+export const changeRefusal = (p: string, change: PathChange, problem: string): string =>
+  `'${p}' cannot be ${change === 'write' ? 'written' : 'deleted'}: ${problem}`;
+
+/** Reads a real directory with lstat: links are reported as links, never followed. */
+export function workspaceEntries(workspace: string): EntryLookup {
+  return async (relative) => {
+    const stats = await lstat(path.join(workspace, relative)).catch((error: unknown) => {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') return null;
+      throw error;
+    });
+    if (stats === null) return null;
+    if (stats.isSymbolicLink()) return 'symlink';
+    if (stats.isDirectory()) return 'directory';
+    return stats.isFile() ? 'file' : 'other';
+  };
+}
+
+function refuseChange(hypothesis: string, p: string, change: PathChange, problem: string) {
+  return new AppError(
+    'INVALID_HYPOTHESIS',
+    `hypothesis '${hypothesis}': ${changeRefusal(p, change, problem)}`,
+    { details: { hypothesis, path: p } },
+  );
+}
+
+/**
+ * Checks one change of a hypothesis against the workspace as it is (see `changeProblem`); throws
+ * INVALID_HYPOTHESIS naming the hypothesis and the path. Returns whether the target exists.
  */
 export async function checkAgainstWorkspace(
   workspace: string,
   hypothesis: string,
   p: string,
+  change: PathChange = 'write',
 ): Promise<boolean> {
-  const segments = p.split('/');
-  let current = workspace;
-  for (const [i, segment] of segments.entries()) {
-    current = path.join(current, segment);
-    const stats = await lstat(current).catch((error: unknown) => {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-      throw error;
-    });
-    if (stats === null) return false;
-    const isLast = i === segments.length - 1;
-    if (stats.isSymbolicLink()) {
-      throw refuse(
-        hypothesis,
-        p,
-        isLast
-          ? 'is a symbolic link'
-          : `has a symbolic link parent '${segments.slice(0, i + 1).join('/')}'`,
-      );
-    }
-    if (!isLast && !stats.isDirectory()) {
-      throw refuse(
-        hypothesis,
-        p,
-        `has a parent '${segments.slice(0, i + 1).join('/')}' that is not a directory`,
-      );
-    }
-    if (isLast && !stats.isFile()) throw refuse(hypothesis, p, 'is not a regular file');
+  const { problem, exists } = await changeProblem(p, change, workspaceEntries(workspace));
+  if (problem !== null) throw refuseChange(hypothesis, p, change, problem);
+  return exists;
+}
+
+/** Every write and deletion of a hypothesis against the entries `lookup` reports. */
+export async function checkHypothesisAgainst(h: Hypothesis, lookup: EntryLookup): Promise<void> {
+  const changes = [
+    ...h.edits.map((e) => ({ p: e.path, change: 'write' as const })),
+    ...h.delete.map((p) => ({ p, change: 'delete' as const })),
+  ];
+  for (const { p, change } of changes) {
+    const { problem } = await changeProblem(p, change, lookup);
+    if (problem !== null) throw refuseChange(h.name, p, change, problem);
   }
-  return true;
 }

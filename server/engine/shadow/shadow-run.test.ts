@@ -107,17 +107,55 @@ describe('shadowRun', () => {
     });
   });
 
-  it('rejects with an infrastructure fault only once every other run has finished', async () => {
+  it('fails only its own hypothesis when a run throws: the others run and the winner is chosen', async () => {
     const workspace = await project();
-    const executor = fakeExecutor({
-      baseline: { throws: new Error('disk full') },
-      plus: { output: cargoSummary(2, 0), delayMs: 60 },
-      mul: { output: cargoSummary(0, 2), delayMs: 60 },
-    });
-    await expect(shadowRun(request(workspace, { parallel: 3 }), { executor })).rejects.toThrow(
-      'disk full',
+    // What an executor's mkdir in a scratch directory throws, with a stack through the bundle.
+    const fault = Object.assign(
+      new Error(
+        `ENOTDIR: not a directory, mkdir '/srv/data/shadows/run-4242-a1b2c3/upper/src/lib.rs'`,
+      ),
+      { code: 'ENOTDIR' },
     );
+    fault.stack = `Error: ${fault.message}\n    at async stageIntoUpper (/srv/app/.next/server/chunks/[root-of-the-server]__1f2e3d._.js:812:21)\n    at async Promise.all (index 1)`;
+    const executor = fakeExecutor({
+      baseline: { output: cargoSummary(1, 1), exitCode: 101, delayMs: 60 },
+      plus: { throws: fault },
+      mul: { output: cargoSummary(2, 0), delayMs: 60 },
+    });
+    const events: ShadowEvent[] = [];
+    const report = await shadowRun(request(workspace, { parallel: 3 }), {
+      executor,
+      events: { emit: (e) => events.push(e) },
+    });
     expect(executor.finished()).toBe(2);
+    expect(report.winner).toBe('mul');
+    expect(report.hypotheses.map((h) => h.name)).toEqual(['mul', 'baseline', 'plus']);
+    const failed = report.hypotheses.find((h) => h.name === 'plus');
+    expect(failed).toMatchObject({
+      exitCode: null,
+      parsed: false,
+      error: "the shadow could not be prepared: ENOTDIR: not a directory, mkdir 'src/lib.rs'",
+    });
+    expect(JSON.stringify(report)).not.toMatch(/\.next|shadows\/run-|\n\s+at /);
+    const { rank: _rank, ...outcome } = failed!;
+    expect(events).toContainEqual({ type: 'hypothesis.finished', result: outcome });
+  });
+
+  it('makes a thrown path inside the workspace relative, and keeps the message on one line', async () => {
+    const workspace = await project();
+    const report = await shadowRun(
+      request(workspace, { hypotheses: [{ name: 'plus', edits: [], delete: [] }] }),
+      {
+        executor: fakeExecutor({
+          plus: {
+            throws: new Error(`EACCES: permission denied,\nopen '${workspace}/README.md'`),
+          },
+        }),
+      },
+    );
+    expect(report.hypotheses[0]?.error).toBe(
+      "the shadow could not be prepared: EACCES: permission denied, open 'README.md'",
+    );
   });
 
   it('counts tests from JUnit reports when the command wrote them', async () => {
@@ -163,8 +201,8 @@ describe('shadowRun', () => {
       "hypothesis name 'a' is used twice",
     ],
     [
-      { hypotheses: [{ name: 'gone', edits: [], delete: ['nope.rs'] }] },
-      "hypothesis 'gone': cannot delete 'nope.rs': no such file",
+      { hypotheses: [{ name: 'escape', edits: [{ path: '../x', content: '' }], delete: [] }] },
+      "hypothesis 'escape': path '../x' contains a '..' segment",
     ],
   ])('refuses %j', async (overrides, message) => {
     const workspace = await project();
@@ -172,4 +210,92 @@ describe('shadowRun', () => {
     await expect(shadowRun(request(workspace, overrides), { executor })).rejects.toThrow(message);
     expect(executor.requests).toHaveLength(0);
   });
+});
+
+describe('shadowRun with a hypothesis the workspace rules out', () => {
+  const calcProject = () =>
+    writeProject('sbx-unit-calc-', {
+      'calc.py': 'def add(a, b):\n    return a - b\n',
+      'src/lib.rs': 'a - b\n',
+    });
+  const scripted = {
+    baseline: { output: cargoSummary(1, 1), exitCode: 101 },
+    plus: { output: cargoSummary(2, 0) },
+  };
+  const good = [
+    { name: 'baseline', edits: [], delete: [] },
+    { name: 'plus', edits: [{ path: 'src/lib.rs', content: 'a + b\n' }], delete: [] },
+  ];
+
+  it.each([
+    [
+      'has a file as its parent (calc.py/x)',
+      { name: 'fix-2', edits: [{ path: 'calc.py/x', content: 'x' }], delete: [] },
+      "hypothesis 'fix-2': 'calc.py/x' cannot be written: its parent 'calc.py' is a file",
+    ],
+    [
+      'would replace a directory',
+      { name: 'fix-2', edits: [{ path: 'src', content: 'x' }], delete: [] },
+      "hypothesis 'fix-2': 'src' cannot be written: it is a directory",
+    ],
+    [
+      'deletes a directory',
+      { name: 'fix-2', edits: [], delete: ['src'] },
+      "hypothesis 'fix-2': 'src' cannot be deleted: it is a directory",
+    ],
+    [
+      'deletes a file that is not there',
+      { name: 'fix-2', edits: [], delete: ['nope.rs'] },
+      "hypothesis 'fix-2': 'nope.rs' cannot be deleted: there is no such file",
+    ],
+  ])(
+    'fails the one whose path %s, runs the others and picks the winner',
+    async (_, bad, message) => {
+      const workspace = await calcProject();
+      const executor = fakeExecutor(scripted);
+      const events: ShadowEvent[] = [];
+      const report = await shadowRun(
+        {
+          workspace,
+          command: ['cargo', 'test'],
+          hypotheses: [good[0]!, bad, good[1]!],
+          apply: true,
+        },
+        { executor, events: { emit: (e) => events.push(e) } },
+      );
+      expect(executor.requests.map((r) => r.hypothesis.name).sort()).toEqual(['baseline', 'plus']);
+      expect(report.winner).toBe('plus');
+      expect(report.applied).toBe(true);
+      expect(report.hypotheses.map((h) => [h.rank, h.name])).toEqual([
+        [1, 'plus'],
+        [2, 'baseline'],
+        [3, 'fix-2'],
+      ]);
+      expect(report.hypotheses[2]).toMatchObject({
+        name: 'fix-2',
+        exitCode: null,
+        timedOut: false,
+        parsed: false,
+        passed: 0,
+        failed: 0,
+        outputTail: '',
+        error: message,
+      });
+      expect(events[0]).toMatchObject({
+        type: 'shadow.started',
+        hypotheses: ['baseline', 'fix-2', 'plus'],
+      });
+      expect(
+        events
+          .filter((e) => e.type === 'hypothesis.finished')
+          .map((e) => e.result.name)
+          .sort(),
+      ).toEqual(['baseline', 'fix-2', 'plus']);
+      // The winner was applied; the refused hypothesis left no trace.
+      expect(await readFile(path.join(workspace, 'src/lib.rs'), 'utf8')).toBe('a + b\n');
+      expect(await readFile(path.join(workspace, 'calc.py'), 'utf8')).toBe(
+        'def add(a, b):\n    return a - b\n',
+      );
+    },
+  );
 });

@@ -14,7 +14,7 @@ import { defaultRunLimits } from '../sandbox/run-limits';
 import { applyHypothesis } from './apply-hypothesis';
 import type { Execution, HypothesisExecutor } from './executor';
 import type { PreparedHypothesis } from './hypothesis';
-import { prepareHypotheses } from './prepare-hypotheses';
+import { hypothesisErrorText, prepareHypotheses } from './prepare-hypotheses';
 import { isPass, rank } from './rank';
 import type { ShadowEvent } from './shadow-events';
 import { validateRequest, type ShadowRunRequest } from './shadow-request';
@@ -33,6 +33,24 @@ const defaultTimeoutMs = 10 * 60 * 1000;
 function countTests(runner: RunnerName | 'auto', execution: Execution): TestCounts {
   const fromReports = sumTestCounts(...execution.reports.map(parseJUnitXml));
   return fromReports.parsed ? fromReports : parseTestOutput(runner, execution.process.output.text);
+}
+
+/** The outcome of a hypothesis that never produced a run: it failed, for `error`. */
+function failedOutcome(name: string, changedLines: number, error: string): HypothesisOutcome {
+  return {
+    name,
+    exitCode: null,
+    signal: null,
+    timedOut: false,
+    durationMs: 0,
+    passed: 0,
+    failed: 0,
+    skipped: 0,
+    parsed: false,
+    changedLines,
+    outputTail: '',
+    error,
+  };
 }
 
 function problemOf(execution: Execution): string | null {
@@ -54,7 +72,7 @@ export async function shadowRun(
   await validateRequest(request);
   const events: EventSink<ShadowEvent> = deps.events ?? discardEvents;
   const { executor } = deps;
-  const prepared = await prepareHypotheses(request.workspace, request.hypotheses);
+  const { prepared, refused } = await prepareHypotheses(request.workspace, request.hypotheses);
   const runner = request.runner ?? runnerFromCommand(request.command);
   const reportPaths = junitReportPaths(request.command);
   const parallel = executor.parallelSafe ? (request.parallel ?? os.availableParallelism()) : 1;
@@ -62,26 +80,39 @@ export async function shadowRun(
     type: 'shadow.started',
     mode: executor.mode,
     command: request.command,
-    hypotheses: prepared.map((h) => h.name),
+    hypotheses: request.hypotheses.map((h) => h.name),
   });
 
   const limits = { ...defaultRunLimits, ...request.limits };
   const limit = pLimit(parallel);
+  const execute = async (hypothesis: PreparedHypothesis): Promise<Execution | string> => {
+    try {
+      return await executor.execute({
+        workspace: request.workspace,
+        hypothesis,
+        command: request.command,
+        cwd: request.cwd ?? '.',
+        env: request.env ?? {},
+        timeoutMs: request.timeoutMs ?? defaultTimeoutMs,
+        limits,
+        tailBytes: request.tailBytes ?? 64 * 1024,
+        reportPaths,
+        onLine: (line) => events.emit({ type: 'hypothesis.output', name: hypothesis.name, line }),
+        ...(request.signal === undefined ? {} : { signal: request.signal }),
+      });
+    } catch (error) {
+      // Whatever went wrong in this one shadow fails this one hypothesis, never the whole run.
+      if (request.signal?.aborted === true) return 'cancelled';
+      const paths = hypothesis.changes.map((c) => c.path);
+      return `the shadow could not be prepared: ${hypothesisErrorText(error, request.workspace, paths)}`;
+    }
+  };
   const runOne = async (hypothesis: PreparedHypothesis): Promise<HypothesisOutcome> => {
     events.emit({ type: 'hypothesis.started', name: hypothesis.name });
-    const execution = await executor.execute({
-      workspace: request.workspace,
-      hypothesis,
-      command: request.command,
-      cwd: request.cwd ?? '.',
-      env: request.env ?? {},
-      timeoutMs: request.timeoutMs ?? defaultTimeoutMs,
-      limits,
-      tailBytes: request.tailBytes ?? 64 * 1024,
-      reportPaths,
-      onLine: (line) => events.emit({ type: 'hypothesis.output', name: hypothesis.name, line }),
-      ...(request.signal === undefined ? {} : { signal: request.signal }),
-    });
+    const execution = await execute(hypothesis);
+    if (typeof execution === 'string') {
+      return failedOutcome(hypothesis.name, hypothesis.changedLines, execution);
+    }
     const counts = countTests(runner, execution);
     const { process: p } = execution;
     return {
@@ -99,6 +130,12 @@ export async function shadowRun(
       error: problemOf(execution),
     };
   };
+  // Refused at preparation: reported like any other, without a run.
+  const notRun = refused.map((r) => {
+    const outcome = failedOutcome(r.name, 0, r.error);
+    events.emit({ type: 'hypothesis.finished', result: outcome });
+    return { ...outcome, index: r.index };
+  });
   // allSettled: a fault in one run must not leave the others running unobserved.
   const settled = await Promise.allSettled(
     prepared.map((hypothesis) =>
@@ -109,10 +146,14 @@ export async function shadowRun(
       }),
     ),
   );
-  const outcomes = settled.map((result) => {
-    if (result.status === 'rejected') throw result.reason;
-    return result.value;
-  });
+  const outcomes = [
+    ...settled.map((result) => {
+      // What is left is a bug of the runner itself (counting, events), not of a hypothesis.
+      if (result.status === 'rejected') throw result.reason;
+      return result.value;
+    }),
+    ...notRun,
+  ];
 
   const demoted = (name: string): boolean => request.demote?.has(name) ?? false;
   const ranked = rank(outcomes).ranked.sort(
@@ -125,7 +166,7 @@ export async function shadowRun(
     winner: winner?.name ?? null,
     order: ranked.map((r) => r.name),
   });
-  const winning = winner === null ? undefined : prepared[winner.index];
+  const winning = winner === null ? undefined : prepared.find((h) => h.index === winner.index);
   let applied = false;
   if (request.apply === true && winning !== undefined && !(request.signal?.aborted ?? false)) {
     await applyHypothesis(request.workspace, winning);

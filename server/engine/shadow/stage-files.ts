@@ -1,6 +1,29 @@
 import { chmod, lstat, mkdir, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { AppError } from '../../errors/app-error';
 import type { PreparedChange } from './hypothesis';
+import { changeProblem, changeRefusal, workspaceEntries } from './hypothesis-paths';
+
+/**
+ * The workspace may have changed since the hypothesis was prepared: a directory in the upper layer
+ * over a file of the workspace (or a file over a directory) would silently hide it in the merged
+ * view, so the same rule as at preparation is checked again right before staging.
+ */
+async function checkStillChangeable(
+  workspace: string,
+  changes: readonly PreparedChange[],
+): Promise<void> {
+  const entries = workspaceEntries(workspace);
+  for (const change of changes) {
+    const kind = change.after === null ? 'delete' : 'write';
+    const { problem } = await changeProblem(change.path, kind, entries);
+    if (problem !== null) {
+      throw new AppError('INVALID_HYPOTHESIS', changeRefusal(change.path, kind, problem), {
+        details: { path: change.path },
+      });
+    }
+  }
+}
 
 /**
  * Writes a hypothesis's new files into an overlay's upper directory, before the mount. Parent
@@ -13,6 +36,7 @@ export async function stageIntoUpper(
   upper: string,
   changes: readonly PreparedChange[],
 ): Promise<void> {
+  await checkStillChangeable(workspace, changes);
   for (const change of changes) {
     if (change.after === null) continue;
     const segments = change.path.split('/');

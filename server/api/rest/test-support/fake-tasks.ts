@@ -17,6 +17,11 @@ import type {
   TaskView,
   WorkspaceFile,
 } from '../../../tasks/task-api';
+import {
+  checkAgainstEntries,
+  defaultMaxPendingHypotheses,
+  inboxFullError,
+} from '../../../tasks/submit-hypotheses';
 
 /** What `createTask` received; for an archive, also the bytes the file held when it arrived. */
 export interface CreatedTaskRecord {
@@ -61,6 +66,8 @@ export class FakeTaskService implements TaskServiceApi {
   readonly listCalls: ({ readonly limit?: number } | undefined)[] = [];
   /** How many `events` iterators are still open (a stream must close its source). */
   openEventStreams = 0;
+  /** The cap of pending hypotheses per task, as the service's. */
+  maxPendingHypotheses = defaultMaxPendingHypotheses;
 
   private readonly tasks = new Map<string, FakeTask>();
   private readonly listeners = new Set<() => void>();
@@ -158,7 +165,11 @@ export class FakeTaskService implements TaskServiceApi {
     return { id: view.id };
   }
 
-  submitHypotheses(
+  /**
+   * The service's refusals, in its order: repeated names, paths the task's files rule out (checked
+   * against `files` as the service checks the worktree), then the cap of pending hypotheses.
+   */
+  async submitHypotheses(
     taskId: string,
     hypotheses: readonly Hypothesis[],
     actor: Actor,
@@ -168,15 +179,28 @@ export class FakeTaskService implements TaskServiceApi {
     const taken = new Set(task.view.pendingHypotheses);
     for (const name of names) {
       if (taken.has(name)) {
-        return Promise.reject(
-          new AppError('INVALID_HYPOTHESIS', `a hypothesis named "${name}" is already queued`),
-        );
+        throw new AppError('INVALID_HYPOTHESIS', `a hypothesis named "${name}" is already queued`);
       }
       taken.add(name);
     }
+    const files = this.files.get(taskId);
+    if (files !== undefined) {
+      await checkAgainstEntries(hypotheses, (p) =>
+        Promise.resolve(
+          files.has(p)
+            ? 'file'
+            : [...files.keys()].some((f) => f.startsWith(`${p}/`))
+              ? 'directory'
+              : null,
+        ),
+      );
+    }
+    const pending = task.view.pendingHypotheses.length;
+    const full = inboxFullError(taskId, pending, names.length, this.maxPendingHypotheses);
+    if (full !== null) throw full;
     task.view = { ...task.view, pendingHypotheses: [...taken] };
     this.submitted.push({ taskId, hypotheses, actor });
-    return Promise.resolve({ accepted: names });
+    return { accepted: names };
   }
 
   getTask(taskId: string): Promise<TaskView> {
