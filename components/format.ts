@@ -39,3 +39,18 @@ export function formatArgv(argv: readonly string[]): string {
     .map((arg) => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", `'\\''`)}'`))
     .join(' ');
 }
+
+/** A task's own caps per run; the ones it did not set are the server's. */
+export function formatRunLimits(limits: {
+  readonly maxMemoryMb: number | null;
+  readonly maxPids: number | null;
+  readonly maxDiskMb: number | null;
+}): string {
+  const parts = [
+    limits.maxMemoryMb === null ? null : `memory ${limits.maxMemoryMb} MB`,
+    limits.maxPids === null ? null : `${limits.maxPids} processes`,
+    limits.maxDiskMb === null ? null : `disk ${limits.maxDiskMb} MB`,
+  ].filter((part) => part !== null);
+  if (parts.length === 0) return "the server's defaults";
+  return parts.length === 3 ? parts.join(', ') : `${parts.join(', ')}; the rest the server's`;
+}

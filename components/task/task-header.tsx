@@ -4,7 +4,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { TRPCSubscriptionStatus } from '@trpc/tanstack-react-query';
 import { useState } from 'react';
 import { errorInfo } from '../errors/error-info';
-import { describeSource, formatArgv, formatTime } from '../format';
+import { describeSource, formatArgv, formatRunLimits, formatTime } from '../format';
 import { StatusBadge } from '../status/status-badge';
 import { ConnectionState } from '../tasks/connection-state';
 import { useTRPC } from '../trpc/client';
@@ -82,6 +82,8 @@ export function TaskHeader({
             ? 'allowed'
             : 'not allowed (a hypothesis that edits tests ranks last)'}
         </dd>
+        <dt>Caps per run</dt>
+        <dd>{formatRunLimits(task.limits)}</dd>
         <dt>Created</dt>
         <dd>
           <time dateTime={task.createdAt}>{formatTime(task.createdAt)}</time>

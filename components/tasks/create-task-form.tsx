@@ -9,6 +9,12 @@ import { useTRPC } from '../trpc/client';
 import { splitCommandLine } from './command-line';
 import { Field } from './form-field';
 import { fieldOfError, type CreateField } from './form-errors';
+import {
+  emptyRunLimits,
+  runLimitsOf,
+  RunLimitsFields,
+  type RunLimitValues,
+} from './run-limits-fields';
 import { uploadArchive } from './upload-archive';
 
 type Errors = Partial<Record<CreateField | 'form', string>>;
@@ -24,6 +30,7 @@ export function CreateTaskForm() {
   const [command, setCommand] = useState('');
   const [maxIterations, setMaxIterations] = useState('3');
   const [perIteration, setPerIteration] = useState('3');
+  const [limits, setLimits] = useState<RunLimitValues>(emptyRunLimits);
   const [errors, setErrors] = useState<Errors>({});
   const [progress, setProgress] = useState<number | null>(null);
   const [busy, setBusy] = useState(false);
@@ -62,6 +69,7 @@ export function CreateTaskForm() {
         testCommand: [...split.argv],
         maxIterations: Number(maxIterations),
         hypothesesPerIteration: Number(perIteration),
+        ...runLimitsOf(limits),
       };
       let id: string;
       if (archive !== null) {
@@ -195,6 +203,7 @@ export function CreateTaskForm() {
           )}
         </Field>
       </div>
+      <RunLimitsFields values={limits} errors={errors} onChange={setLimits} />
       {errors.form === undefined ? null : (
         <p className="form-error" role="alert">
           {errors.form}

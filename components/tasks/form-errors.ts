@@ -2,7 +2,15 @@ import type { ErrorInfo } from '../errors/error-info';
 
 /** The fields of the create form, by the names the server uses. */
 export type CreateField =
-  'gitUrl' | 'ref' | 'archive' | 'testCommand' | 'maxIterations' | 'hypothesesPerIteration';
+  | 'gitUrl'
+  | 'ref'
+  | 'archive'
+  | 'testCommand'
+  | 'maxIterations'
+  | 'hypothesesPerIteration'
+  | 'maxMemoryMb'
+  | 'maxPids'
+  | 'maxDiskMb';
 
 const fields: readonly CreateField[] = [
   'gitUrl',
@@ -11,6 +19,9 @@ const fields: readonly CreateField[] = [
   'testCommand',
   'maxIterations',
   'hypothesesPerIteration',
+  'maxMemoryMb',
+  'maxPids',
+  'maxDiskMb',
 ];
 
 /**
@@ -26,5 +37,10 @@ export function fieldOfError(info: ErrorInfo): CreateField | null {
   const named = fields.find((field) => field === info.field);
   if (named !== undefined) return named;
   if (code === 'INVALID_ARGUMENT' && /\barchive\b/.test(info.message)) return 'archive';
+  // The service names the cap it refuses first ("maxPids must be a whole number of …").
+  const cap = fields.find(
+    (field) => field.startsWith('max') && info.message.startsWith(`${field} `),
+  );
+  if (code === 'INVALID_ARGUMENT' && cap !== undefined) return cap;
   return null;
 }

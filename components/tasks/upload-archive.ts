@@ -6,6 +6,10 @@ export interface ArchiveUpload {
   readonly testCommand: readonly string[];
   readonly maxIterations: number;
   readonly hypothesesPerIteration: number;
+  /** Caps of each test run; absent ones take the server's defaults. */
+  readonly maxMemoryMb?: number;
+  readonly maxPids?: number;
+  readonly maxDiskMb?: number;
   /** 0..1 as the bytes leave the browser. */
   readonly onProgress: (fraction: number) => void;
 }
@@ -48,6 +52,10 @@ export function uploadArchive(upload: ArchiveUpload): Promise<{ id: string }> {
     form.set('testCommand', JSON.stringify(upload.testCommand));
     form.set('maxIterations', String(upload.maxIterations));
     form.set('hypothesesPerIteration', String(upload.hypothesesPerIteration));
+    for (const name of ['maxMemoryMb', 'maxPids', 'maxDiskMb'] as const) {
+      const value = upload[name];
+      if (value !== undefined) form.set(name, String(value));
+    }
     form.set('archive', upload.file, upload.file.name);
     request.send(form);
   });

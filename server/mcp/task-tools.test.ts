@@ -43,6 +43,9 @@ describe('create_task', () => {
       fixer: 'external',
       allowTestEdits: true,
       plan: [{ title: 'fix mean', gates: [['python3', '-m', 'pytest', '-q']] }],
+      maxMemoryMb: 512,
+      maxPids: 64,
+      maxDiskMb: 100,
     });
     const [created] = services.tasks.created;
     expect(result.structuredContent).toEqual({ id: created?.id });
@@ -55,6 +58,7 @@ describe('create_task', () => {
       fixer: 'external',
       allowTestEdits: true,
       plan: [{ title: 'fix mean', gates: [['python3', '-m', 'pytest', '-q']] }],
+      limits: { maxMemoryMb: 512, maxPids: 64, maxDiskMb: 100 },
     });
   });
 

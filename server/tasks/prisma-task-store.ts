@@ -1,3 +1,4 @@
+import { pickRunLimits } from '../engine/sandbox';
 import type { Db, Prisma } from '../db/client';
 import { appendEventInTransaction, type StoredEvent } from '../db/event-store';
 import { inTransaction, type Tx } from '../db/transaction';
@@ -86,6 +87,7 @@ export class PrismaTaskStore implements TaskLoopStore {
       allowTestEdits: task.allowTestEdits,
       maxTokens: task.maxTokens,
       tokensUsed: task.tokensUsed,
+      limits: pickRunLimits(task),
       openSteps: task.planSteps.map((step) => ({
         index: step.index,
         gates: step.gates as string[][],

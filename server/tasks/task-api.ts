@@ -1,3 +1,4 @@
+import type { RunLimits } from '../engine/sandbox';
 import type { Hypothesis } from '../engine/shadow/hypothesis';
 import type { DiffFlags } from '../engine/review/diff-flags';
 import type { TaskStatus } from '../engine/loop/task-status';
@@ -46,6 +47,8 @@ export interface CreateTaskInput {
   /** LLM budget in tokens for the whole task. */
   readonly maxTokens?: number | undefined;
   readonly plan?: readonly PlanStepInput[] | undefined;
+  /** Caps of each sandboxed run; a field left out takes the server's default. */
+  readonly limits?: Partial<RunLimits> | undefined;
 }
 
 export interface GateView {
@@ -147,6 +150,12 @@ export interface TaskView {
   readonly updatedAt: string;
   readonly fixer: string;
   readonly allowTestEdits: boolean;
+  /** The task's own caps per run; null fields take the server's default. */
+  readonly limits: {
+    readonly maxMemoryMb: number | null;
+    readonly maxPids: number | null;
+    readonly maxDiskMb: number | null;
+  };
   /** LLM spend so far (tokens and estimated cost), and the cap. */
   readonly spend: {
     readonly tokens: number;

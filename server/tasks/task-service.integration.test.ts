@@ -174,6 +174,36 @@ describe('plan steps with gate commands', () => {
   });
 });
 
+describe('per-task resource caps', () => {
+  it("runs the task's hypotheses under its own memory cap, and the verdict names the cap", async () => {
+    const id = await createFromArchive({ hypothesesPerIteration: 1, limits: { maxMemoryMb: 64 } });
+    const waiting = await waitFor(id, (t) => t.status === 'awaiting_hypotheses');
+    expect(waiting.limits).toEqual({ maxMemoryMb: 64, maxPids: null, maxDiskMb: null });
+    const greedy = {
+      name: 'greedy',
+      edits: [{ path: project.buggyFile, content: 'hoard = bytearray(512 * 1024 * 1024)\n' }],
+      delete: [],
+    };
+    await runtime.tasks.submitHypotheses(id, [greedy], agent);
+    const ran = await waitFor(
+      id,
+      (t) => (t.iterations[0]?.hypotheses.length ?? 0) > 0 && t.iterations[0]?.status !== 'running',
+    );
+    const [outcome] = ran.iterations[0]?.hypotheses ?? [];
+    expect(outcome?.error).toBe('the run exceeded its memory cap of 64 MB and was killed');
+    await runtime.tasks.cancel(id, agent).catch(() => undefined);
+  });
+
+  it('refuses a cap out of range, naming it, and creates nothing', async () => {
+    const before = (await runtime.tasks.listTasks()).length;
+    await expect(createFromArchive({ limits: { maxPids: 2 } })).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      message: 'maxPids must be a whole number of processes from 8 to 4194304, got 2',
+    });
+    expect((await runtime.tasks.listTasks()).length).toBe(before);
+  });
+});
+
 describe('review actions', () => {
   it('rejects roll the worktree back; files are read from the newest checkpoint', async () => {
     const id = await createFromArchive({ hypothesesPerIteration: 1 });

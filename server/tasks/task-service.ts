@@ -1,3 +1,4 @@
+import { runLimitsProblem } from '../engine/sandbox';
 import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -166,6 +167,9 @@ export class TaskService implements TaskServiceApi {
           `maxTokens must be a positive whole number, got ${String(input.maxTokens)}`,
         );
       }
+      const limits = input.limits ?? {};
+      const limitsProblem = runLimitsProblem(limits);
+      if (limitsProblem !== null) throw new AppError('INVALID_ARGUMENT', limitsProblem);
 
       // Policy checks happen now, so a refused URL or archive is refused to the caller, not later
       // in the task's log. A git clone (slow, remote) then runs in the task's first step; an
@@ -208,6 +212,9 @@ export class TaskService implements TaskServiceApi {
             baselineCommit: imported?.commit ?? null,
             fixer,
             allowTestEdits: input.allowTestEdits ?? false,
+            maxMemoryMb: limits.maxMemoryMb ?? null,
+            maxPids: limits.maxPids ?? null,
+            maxDiskMb: limits.maxDiskMb ?? null,
             maxTokens:
               input.maxTokens ??
               (fixer === 'llm' ? (this.deps.defaultTaskTokenBudget ?? null) : null),

@@ -104,6 +104,7 @@ export async function loadTaskView(db: Db, taskId: string): Promise<TaskView> {
     updatedAt: task.updatedAt.toISOString(),
     fixer: task.fixer,
     allowTestEdits: task.allowTestEdits,
+    limits: { maxMemoryMb: task.maxMemoryMb, maxPids: task.maxPids, maxDiskMb: task.maxDiskMb },
     spend: { tokens: task.tokensUsed, costMicroUsd: task.costMicroUsd, maxTokens: task.maxTokens },
     plan: await loadPlan(db, taskId),
     reviewComments: task.reviews.map((r) => ({

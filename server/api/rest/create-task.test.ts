@@ -43,6 +43,7 @@ describe('POST /api/v1/tasks with JSON', () => {
       testCommand: ['pytest', '-q'],
       maxIterations: 3,
       hypothesesPerIteration: 3,
+      limits: {},
     });
     expect(record!.actor).toEqual({ kind: 'token', tokenId: 'tok-agent', scopes: ['agent'] });
   });
@@ -62,6 +63,16 @@ describe('POST /api/v1/tasks with JSON', () => {
       maxIterations: 10,
       hypothesesPerIteration: 16,
     });
+  });
+
+  it('passes the run caps through, and refuses one out of range naming it', async () => {
+    const response = await create(
+      jsonRequest('POST', '/tasks', { ...gitTask, maxMemoryMb: 512, maxDiskMb: 64 }),
+    );
+    expect(response.status).toBe(201);
+    expect(fake.tasks.created[0]!.input.limits).toEqual({ maxMemoryMb: 512, maxDiskMb: 64 });
+    const refused = await create(jsonRequest('POST', '/tasks', { ...gitTask, maxPids: 2 }));
+    await expectError(refused, 400, 'INVALID_ARGUMENT', /maxPids/);
   });
 
   it('accepts a charset parameter on the content type', async () => {
@@ -229,6 +240,8 @@ describe('POST /api/v1/tasks with multipart/form-data', () => {
         { name: 'gitUrl', value: 'https://example.com/r.git' },
         { name: 'ref', value: 'main' },
         { name: 'testCommand', value: '["pytest"]' },
+        { name: 'maxPids', value: '128' },
+        { name: 'maxDiskMb', value: '' },
       ]),
     );
     expect(response.status).toBe(201);
@@ -237,6 +250,8 @@ describe('POST /api/v1/tasks with multipart/form-data', () => {
       url: 'https://example.com/r.git',
       ref: 'main',
     });
+    // A cap is a decimal field; an empty one takes the server's default.
+    expect(fake.tasks.created[0]!.input.limits).toEqual({ maxPids: 128 });
   });
 
   it('refuses gitUrl and an archive together, leaving no file', async () => {

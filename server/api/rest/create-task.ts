@@ -1,3 +1,4 @@
+import { pickRunLimits } from '../../engine/sandbox';
 import { rm } from 'node:fs/promises';
 import { AppError } from '../../errors/app-error';
 import type { Actor, CreateTaskInput, TaskSourceInput } from '../../tasks/task-api';
@@ -103,12 +104,20 @@ async function create(
     allowTestEdits: fields.allowTestEdits,
     maxTokens: fields.maxTokens,
     plan: fields.plan,
+    limits: pickRunLimits(fields),
   };
   const { id } = await runtime.tasks.createTask(input, actor);
   return jsonResponse({ id }, 201, { Location: `/api/v1/tasks/${encodeURIComponent(id)}` });
 }
 
-const integerFields = new Set(['maxIterations', 'hypothesesPerIteration', 'maxTokens']);
+const integerFields = new Set([
+  'maxIterations',
+  'hypothesesPerIteration',
+  'maxTokens',
+  'maxMemoryMb',
+  'maxPids',
+  'maxDiskMb',
+]);
 /** Form fields that carry JSON (arrays, booleans). */
 const jsonFields = new Set(['testCommand', 'plan', 'allowTestEdits']);
 

@@ -31,6 +31,10 @@ export const createTaskFieldsSchema = z.strictObject({
   fixer: z.enum(['external', 'llm']).optional(),
   allowTestEdits: z.boolean().optional(),
   maxTokens: z.int().min(1).optional(),
+  /** Caps of each sandboxed run (MB, processes, MB); each defaults to the server's. */
+  maxMemoryMb: z.int().min(16).max(1_048_576).optional(),
+  maxPids: z.int().min(8).max(4_194_304).optional(),
+  maxDiskMb: z.int().min(1).max(16_777_216).optional(),
   plan: z
     .array(
       z.strictObject({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { hypothesisSchema } from '../../engine/shadow/hypothesis';
-import { reviewBodySchema, testCommandSchema } from '../rest/schemas';
+import { createTaskFieldsSchema, reviewBodySchema, testCommandSchema } from '../rest/schemas';
 
 /** Input schemas of the UI's procedures; the field rules are the REST API's. */
 
@@ -15,6 +15,9 @@ export const createTaskInputSchema = z.strictObject({
   testCommand: testCommandSchema,
   maxIterations: z.int().min(1).max(10).optional(),
   hypothesesPerIteration: z.int().min(1).max(16).optional(),
+  maxMemoryMb: createTaskFieldsSchema.shape.maxMemoryMb,
+  maxPids: createTaskFieldsSchema.shape.maxPids,
+  maxDiskMb: createTaskFieldsSchema.shape.maxDiskMb,
 });
 
 export const submitHypothesisInputSchema = z.strictObject({

@@ -96,6 +96,11 @@ export const taskViewSchema = z.object({
   updatedAt: z.string(),
   fixer: z.string(),
   allowTestEdits: z.boolean(),
+  limits: z.object({
+    maxMemoryMb: z.number().nullable(),
+    maxPids: z.number().nullable(),
+    maxDiskMb: z.number().nullable(),
+  }),
   spend: z.object({
     tokens: z.number(),
     costMicroUsd: z.number(),

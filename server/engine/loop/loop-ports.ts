@@ -1,3 +1,4 @@
+import type { RunLimits } from '../sandbox/run-limits';
 import type { EventSink } from '../ports';
 import type { IntakeEvent } from '../intake/intake-events';
 import type { ShadowEvent } from '../shadow/shadow-events';
@@ -58,6 +59,8 @@ export interface LoopTask {
   readonly allowTestEdits: boolean;
   readonly maxTokens: number | null;
   readonly tokensUsed: number;
+  /** The task's own caps per run (the server's default fills what it leaves out). */
+  readonly limits: Partial<RunLimits>;
   /** The plan's steps that are not done yet, with their gate commands. */
   readonly openSteps: readonly {
     readonly index: number;

@@ -442,6 +442,7 @@ class TaskStep {
             command: g.argv,
             hypotheses: [{ name: `gate-${g.step}-${g.gate + 1}`, edits: [], delete: [] }],
             timeoutMs: this.runTimeout(task),
+            limits: task.limits,
             signal: this.signal,
           },
           { emit: () => undefined },
@@ -489,6 +490,7 @@ class TaskStep {
           apply,
           demote,
           timeoutMs: this.runTimeout(task),
+          limits: task.limits,
           signal: this.signal,
         },
         {

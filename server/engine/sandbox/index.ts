@@ -27,6 +27,7 @@ export {
   defaultRunLimits,
   describeLimitExceeded,
   runLimitsProblem,
+  pickRunLimits,
   type RunLimits,
   type LimitExceeded,
 } from './run-limits';

@@ -48,3 +48,17 @@ export function runLimitsProblem(limits: Partial<RunLimits>): string | null {
   }
   return null;
 }
+
+/** The caps an object sets (e.g. a request's `maxMemoryMb`…); the ones it leaves out stay out. */
+export function pickRunLimits(fields: {
+  readonly maxMemoryMb?: number | null | undefined;
+  readonly maxPids?: number | null | undefined;
+  readonly maxDiskMb?: number | null | undefined;
+}): Partial<RunLimits> {
+  const picked: { -readonly [K in keyof RunLimits]?: number } = {};
+  for (const name of ['maxMemoryMb', 'maxPids', 'maxDiskMb'] as const) {
+    const value = fields[name];
+    if (value !== undefined && value !== null) picked[name] = value;
+  }
+  return picked;
+}

@@ -57,6 +57,11 @@ export const taskViewSchema = z.looseObject({
   updatedAt: z.string(),
   fixer: z.string(),
   allowTestEdits: z.boolean(),
+  limits: z.object({
+    maxMemoryMb: z.int().nullable(),
+    maxPids: z.int().nullable(),
+    maxDiskMb: z.int().nullable(),
+  }),
   spend: z.looseObject({
     tokens: z.int(),
     costMicroUsd: z.number(),

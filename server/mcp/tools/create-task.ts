@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pickRunLimits } from '../../engine/sandbox';
 import { createTaskFieldsSchema } from '../../api/rest/schemas';
 import { defineTool } from '../define-tool';
 
@@ -21,6 +22,13 @@ const input = z.strictObject({
   ),
   allowTestEdits: fields.allowTestEdits.describe('let hypotheses that edit tests win'),
   maxTokens: fields.maxTokens.describe("LLM budget in tokens (fixer 'llm')"),
+  maxMemoryMb: fields.maxMemoryMb.describe(
+    "memory cap of each test run, MB (default: the server's, 4096)",
+  ),
+  maxPids: fields.maxPids.describe("process cap of each test run (default: the server's, 1024)"),
+  maxDiskMb: fields.maxDiskMb.describe(
+    "what each test run may write, MB (default: the server's, 4096)",
+  ),
   plan: fields.plan.describe(
     'steps, each with gate commands (argv) that must run green after the last write for milestone done',
   ),
@@ -35,9 +43,13 @@ export const createTaskTool = defineTool({
   input,
   output: z.object({ id: z.string() }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
-  async run({ gitUrl, ref, ...rest }, { services, actor }) {
+  async run({ gitUrl, ref, maxMemoryMb, maxPids, maxDiskMb, ...rest }, { services, actor }) {
     const { id } = await services.tasks.createTask(
-      { source: { kind: 'git', url: gitUrl, ref }, ...rest },
+      {
+        source: { kind: 'git', url: gitUrl, ref },
+        ...rest,
+        limits: pickRunLimits({ maxMemoryMb, maxPids, maxDiskMb }),
+      },
       actor,
     );
     return { id };

@@ -95,6 +95,7 @@ export class FakeTaskService implements TaskServiceApi {
       updatedAt: now,
       fixer: 'external',
       allowTestEdits: false,
+      limits: { maxMemoryMb: null, maxPids: null, maxDiskMb: null },
       spend: { tokens: 0, costMicroUsd: 0, maxTokens: null },
       plan: [],
       reviewComments: [],

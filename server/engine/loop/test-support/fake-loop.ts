@@ -49,6 +49,7 @@ export class MemoryLoopStore implements TaskLoopStore {
       cancelRequestedBy: null,
       fixer: 'external',
       allowTestEdits: false,
+      limits: {},
       maxTokens: null,
       tokensUsed: 0,
       openSteps: [],

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pickRunLimits } from '../../../../engine/sandbox';
 import { authedProcedure } from '../../trpc';
 import { createTaskInputSchema } from '../../input-schemas';
 
@@ -13,6 +14,7 @@ export const createTask = authedProcedure
         testCommand: input.testCommand,
         maxIterations: input.maxIterations,
         hypothesesPerIteration: input.hypothesesPerIteration,
+        limits: pickRunLimits(input),
       },
       ctx.actor,
     ),

@@ -1,0 +1,4 @@
+-- AlterTable
+ALTER TABLE "Task" ADD COLUMN "maxDiskMb" INTEGER;
+ALTER TABLE "Task" ADD COLUMN "maxMemoryMb" INTEGER;
+ALTER TABLE "Task" ADD COLUMN "maxPids" INTEGER;
