@@ -23,6 +23,10 @@ import { ensureGitRepo, measureWorktree, type WorktreeFigures } from './worktree
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const workDir = path.join(repoRoot, 'bench', '.work');
+// The TypeScript project compiles with our own tsc and @types/node (found by walking up from
+// bench/.work): the sandbox shows them only when told to.
+const typescriptDir = path.join(repoRoot, 'node_modules', 'typescript');
+const sandboxReadOnlyPaths = [typescriptDir, path.join(repoRoot, 'node_modules', '@types')];
 const quick = process.argv.includes('--quick');
 
 /** Repetitions per part; a full run stays under about ten minutes on two cores. */
@@ -70,7 +74,7 @@ async function setUp(): Promise<BenchProject[]> {
   const projects = [
     await createRustCrate(workDir),
     await createPytestProject(workDir),
-    await createTsProject(workDir, path.join(repoRoot, 'node_modules', '.bin', 'tsc')),
+    await createTsProject(workDir, path.join(typescriptDir, 'bin', 'tsc')),
   ];
   const env = await runEnv(workDir);
   for (const project of projects) {
@@ -89,10 +93,18 @@ async function main(): Promise<void> {
   const env = await runEnv(workDir);
   const dataDir = path.join(workDir, 'data');
   const runners = {
-    disk: await createShadowRunner({ dataDir, mode: 'overlay' }),
-    tmpfs: await createShadowRunner({ dataDir, mode: 'overlay', tmpfsUpper: true }),
+    disk: await createShadowRunner({ dataDir, mode: 'overlay', sandboxReadOnlyPaths }),
+    tmpfs: await createShadowRunner({
+      dataDir,
+      mode: 'overlay',
+      tmpfsUpper: true,
+      sandboxReadOnlyPaths,
+    }),
   };
-  const probe = await probeSandbox(path.join(dataDir, 'shadows'), { hidden: [dataDir] });
+  const probe = await probeSandbox(path.join(dataDir, 'shadows'), {
+    hidden: [dataDir],
+    extraReadOnly: sandboxReadOnlyPaths,
+  });
   if (probe.mode !== 'overlay') throw new Error(`no overlay shadows here: ${probe.reason}`);
   const host: SandboxHost = probe;
 
