@@ -125,7 +125,7 @@ async function lockTask(tx: Tx, taskId: string, now: Date) {
 
 /**
  * Queues hypotheses for the task's next iteration, all or none. Refused before anything is stored:
- * bad paths (also against the task's worktree at its checkpoint: a path under a file, over a
+ * bad paths (also against the task's worktree, which the loop keeps at its newest checkpoint: a path under a file, over a
  * directory, a deletion of a directory or of nothing), repeated names, a task that takes none, and
  * a submission that would take the task past its cap of pending hypotheses (INBOX_FULL).
  */

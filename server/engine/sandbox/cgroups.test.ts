@@ -49,7 +49,7 @@ describe('detectCgroups', () => {
     const { support, notes } = await detectCgroups({ procSelf: proc, root });
     expect(support).toBeNull();
     expect(notes).toEqual([
-      `the cgroup v2 group ${path.join(root, 'sys/fs/cgroup/user.slice/session-1.scope')} has no memory and pids controllers delegated to it`,
+      `the cgroup v2 group ${path.join(root, 'sys/fs/cgroup/user.slice/session-1.scope')} does not enable memory and pids for its children (run the server in a leaf of a delegated group)`,
     ]);
   });
 
@@ -59,8 +59,9 @@ describe('detectCgroups', () => {
       '0::/shadowbox.service\n',
     );
     const base = path.join(root, 'sys/fs/cgroup/shadowbox.service');
-    await mkdir(base, { recursive: true });
-    await writeFile(path.join(base, 'cgroup.controllers'), 'cpu memory pids');
+    // The kernel fills a new child's cgroup.controllers with what its parent enabled for children.
+    await mkdir(path.join(base, 'shadowbox'), { recursive: true });
+    await writeFile(path.join(base, 'shadowbox', 'cgroup.controllers'), 'cpu memory pids');
     const { support } = await detectCgroups({ procSelf: proc, root });
     expect(support).toEqual({ version: 2, parent: path.join(base, 'shadowbox') });
     expect(await readFile(path.join(base, 'shadowbox', 'cgroup.subtree_control'), 'utf8')).toBe(

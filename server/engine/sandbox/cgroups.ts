@@ -94,21 +94,25 @@ export async function detectCgroups(
   if (unified !== undefined && ownV2 !== undefined) {
     const base = path.join(root, unified.point, ownV2);
     const parent = path.join(base, groupName);
-    const controllers = await readFile(path.join(base, 'cgroup.controllers'), 'utf8').catch(
-      () => '',
-    );
-    const available = controllers.split(/\s+/);
-    if (!available.includes('memory') || !available.includes('pids')) {
-      notes.push(`the cgroup v2 group ${base} has no memory and pids controllers delegated to it`);
-    } else if (await writable(parent)) {
+    // A child of the server's group gets what the group enabled for its children; a group with
+    // processes of its own (the server's) cannot enable any (cgroup v2: no internal processes).
+    const controllers = (await writable(parent))
+      ? await readFile(path.join(parent, 'cgroup.controllers'), 'utf8').catch(() => '')
+      : null;
+    const available = (controllers ?? '').split(/\s+/);
+    if (controllers === null) {
+      notes.push(`cannot create cgroups under ${base} (not delegated to this user)`);
+    } else if (!available.includes('memory') || !available.includes('pids')) {
+      notes.push(
+        `the cgroup v2 group ${base} does not enable memory and pids for its children (run the server in a leaf of a delegated group)`,
+      );
+    } else {
       try {
         await writeFile(path.join(parent, 'cgroup.subtree_control'), '+memory +pids');
         return { support: { version: 2, parent }, notes };
       } catch (error) {
         notes.push(`cannot enable memory and pids in ${parent}: ${(error as Error).message}`);
       }
-    } else {
-      notes.push(`cannot create cgroups under ${base} (not delegated to this user)`);
     }
   } else if (notes.length === 0) {
     notes.push('no cgroup memory or pids controller is mounted');
@@ -136,7 +140,7 @@ export class RunCgroup {
     private readonly dirs: { readonly memory: string | null; readonly pids: string | null },
   ) {}
 
-  /** Creates the run's group with its caps; a null cap leaves that controller alone. */
+  /** Creates the run's group(s) with its caps, for each controller the host offers. */
   static async create(
     support: CgroupSupport,
     name: string,

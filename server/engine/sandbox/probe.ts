@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { runProcess } from '../process/run-process';
@@ -46,10 +46,7 @@ export function findProgram(name: string, hostPath = process.env.PATH ?? ''): st
   );
 }
 
-export const findIp = (hostPath?: string): string | null => findProgram('ip', hostPath);
-
 const requiredPrograms = {
-  ip: "iproute2's `ip`",
   unshare: "util-linux's `unshare`",
   setpriv: "util-linux's `setpriv`",
   bwrap: 'bubblewrap (`bwrap`; apt-get install bubblewrap)',
@@ -94,16 +91,18 @@ function capabilitiesOf(
         : 'the memory cap limits each process’s address space, not the whole run',
     );
   }
+  // The kernel exempts uid 0 from RLIMIT_NPROC: as root, that rlimit would cap nothing.
+  const nproc = prlimit !== null && process.getuid?.() !== 0;
   if (pids === null) {
     all.push(
-      prlimit === null
-        ? 'the process cap is not enforced (no cgroup, no prlimit)'
-        : 'the process cap counts the sandbox user’s processes, not the run’s',
+      nproc
+        ? 'the process cap counts the sandbox user’s processes, not the run’s'
+        : 'the process cap is not enforced (no pids cgroup, and RLIMIT_NPROC does not bind root)',
     );
   }
   return {
     memory: memory ?? (prlimit === null ? 'not enforced' : 'rlimit per process'),
-    pids: pids ?? (prlimit === null ? 'not enforced' : 'rlimit per user'),
+    pids: pids ?? (nproc ? 'rlimit per user' : 'not enforced'),
     disk: 'upper-layer watcher and file-size rlimit',
     notes: all,
   };
@@ -123,7 +122,6 @@ async function probeMachine(scratchRoot: string): Promise<MachineProbe | string>
   let programs: SandboxPrograms;
   try {
     programs = {
-      ip: find('ip'),
       unshare: find('unshare'),
       setpriv: find('setpriv'),
       bwrap: find('bwrap'),
@@ -200,6 +198,14 @@ async function probeMachine(scratchRoot: string): Promise<MachineProbe | string>
   }
 }
 
+const realOrSelf = (p: string): string => {
+  try {
+    return realpathSync(p);
+  } catch {
+    return path.resolve(p);
+  }
+};
+
 let cached: Promise<MachineProbe | string> | undefined;
 
 export interface ProbeOptions {
@@ -224,7 +230,8 @@ export async function probeSandbox(
     programs: machine.programs,
     cgroups: machine.cgroups,
     capabilities: machine.capabilities,
-    hidden: options.hidden.map((p) => path.resolve(p)),
+    // Both spellings: a data directory reached through a link is hidden under its real path too.
+    hidden: [...new Set(options.hidden.flatMap((p) => [path.resolve(p), realOrSelf(p)]))],
     extraReadOnly: options.extraReadOnly ?? [],
   };
 }

@@ -35,7 +35,9 @@ export const etcEntries = [
   'protocols',
   'services',
   'sgml',
-  'ssl',
+  // Not all of /etc/ssl: its private/ holds the host's keys (the run is uid 0 to the host).
+  'ssl/certs',
+  'ssl/openssl.cnf',
   'terminfo',
   'timezone',
   'xml',
@@ -126,12 +128,10 @@ export function sandboxRootPaths(options: RootPathsOptions): RootPaths {
     if (stats.isSymbolicLink()) symlinks.push([dir, readlinkSync(at(dir))]);
     else if (stats.isDirectory()) readOnly.push(dir);
   }
-  const etc = readdirSync(at('/etc'));
-  for (const entry of etc) {
-    const named = (etcEntries as readonly string[]).includes(entry);
-    if (named || etcPrefixes.some((prefix) => entry.startsWith(prefix))) {
-      readOnly.push(`/etc/${entry}`);
-    }
+  for (const entry of etcEntries)
+    if (existsSync(at(`/etc/${entry}`))) readOnly.push(`/etc/${entry}`);
+  for (const entry of readdirSync(at('/etc'))) {
+    if (etcPrefixes.some((prefix) => entry.startsWith(prefix))) readOnly.push(`/etc/${entry}`);
   }
 
   const toolchains: string[] = [];
@@ -150,7 +150,7 @@ export function sandboxRootPaths(options: RootPathsOptions): RootPaths {
   for (const p of options.extra ?? []) if (existsSync(at(p))) toolchains.push(p);
   for (const p of toolchains) {
     const resolved = real(at(p));
-    if (visible(p) && (resolved === null || visible(path.relative(fsRoot, resolved) || '/'))) {
+    if (visible(p) && (resolved === null || visible(`/${path.relative(fsRoot, resolved)}`))) {
       readOnly.push(path.resolve(p));
     }
   }

@@ -7,7 +7,10 @@ export interface RunLimits {
   readonly maxMemoryMb: number;
   /** Processes and threads alive at once. */
   readonly maxPids: number;
-  /** What the run may write: into its shadow (the overlay's upper layer), HOME and /tmp, in MiB. */
+  /**
+   * What the run may write, in MiB: its shadow and cache overlays together (watched), and at most
+   * as much again in each of HOME and /tmp (tmpfs, counted against the memory cap).
+   */
   readonly maxDiskMb: number;
 }
 

@@ -25,8 +25,8 @@ export async function diskUsage(dir: string): Promise<number> {
 export interface RunWatchOptions {
   readonly limits: RunLimits;
   readonly cgroup: RunCgroup | null;
-  /** The overlay's upper layer on disk: what the run wrote into its shadow; null when on tmpfs. */
-  readonly upper: string | null;
+  /** Directories on disk the run writes into (its shadow's upper layer, its cache overlays). */
+  readonly measured: readonly string[];
   /** Called once, with the first cap the run went past; the caller kills the run. */
   readonly onExceeded: (limit: LimitExceeded) => void;
 }
@@ -47,7 +47,7 @@ const maxIntervalMs = 5_000;
  * time (≤ ~5% of a core).
  */
 export function watchRun(options: RunWatchOptions): RunWatch {
-  const { limits, cgroup, upper } = options;
+  const { limits, cgroup, measured } = options;
   const diskBytes = limits.maxDiskMb * 1024 * 1024;
   let exceeded: LimitExceeded | null = null;
   let stopped = false;
@@ -61,8 +61,9 @@ export function watchRun(options: RunWatchOptions): RunWatch {
       if (usage.oomKills > 0) exceeded ??= 'memory';
       else if (usage.pidsCapHits > 0) exceeded ??= 'pids';
     }
-    if (exceeded === null && upper !== null && (await diskUsage(upper)) >= diskBytes) {
-      exceeded = 'disk';
+    if (exceeded === null && measured.length > 0) {
+      const sizes = await Promise.all(measured.map((dir) => diskUsage(dir)));
+      if (sizes.reduce((a, b) => a + b, 0) >= diskBytes) exceeded = 'disk';
     }
     return performance.now() - started;
   };

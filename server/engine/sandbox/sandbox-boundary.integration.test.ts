@@ -1,11 +1,15 @@
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createShadowRunner, type HypothesisResult, type ShadowRunner } from '../shadow';
+import { probeSandbox } from './probe';
+import { defaultRunLimits } from './run-limits';
+import { sandboxEnv } from './sandbox-env';
+import { prepareSandbox } from './sandbox-host';
 import type { RunLimits } from './run-limits';
 
 /**
@@ -167,6 +171,14 @@ describe('the sandbox boundary: nothing of the host in view', () => {
     );
   });
 
+  it("cannot read the host's TLS private keys: only /etc/ssl's certificates are shown", async () => {
+    const result = await attack('ls /etc/ssl; ls /etc/ssl/private 2>&1');
+    expect(result.outputTail).toContain(
+      "ls: cannot access '/etc/ssl/private': No such file or directory",
+    );
+    expect(result.outputTail.split('\n')).not.toContain('private');
+  });
+
   it("cannot connect to a host unix socket (its path is not in the sandbox's root)", async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'sbx-sock-'));
     const socketPath = path.join(dir, 'host.sock');
@@ -207,6 +219,20 @@ describe('the sandbox boundary: resource caps', () => {
     expect(result.outputTail).not.toContain('survived');
     await unchanged();
   });
+
+  // cargo's home gets a private overlay only where the machine has one (as these machines do).
+  const cargoHome = process.env.CARGO_HOME ?? path.join(os.homedir(), '.cargo');
+  it.skipIf(!existsSync(cargoHome))(
+    "counts writes into cargo's home overlay against the disk cap",
+    async () => {
+      const result = await attack(
+        'for i in 1 2 3 4 5 6 7 8; do head -c 4000000 /dev/zero > "$CARGO_HOME/f$i"; done; sleep 20; echo survived',
+        { maxDiskMb: 16 },
+      );
+      expect(result.error).toBe('the run exceeded its disk cap of 16 MB and was killed');
+      expect(result.outputTail).not.toContain('survived');
+    },
+  );
 
   it('stops a single file at the disk cap (RLIMIT_FSIZE) and names the cap', async () => {
     const result = await attack('head -c 40000000 /dev/zero > big; echo "rc=$?"', { maxDiskMb: 8 });
@@ -265,23 +291,68 @@ describe('the sandbox boundary: no sandbox outlives its runner', () => {
   it('the start-up sweep kills the sandboxes of a dead server before it removes their shadows', async () => {
     const sweepData = await mkdtemp(path.join(os.tmpdir(), 'sbx-sweep-'));
     // A pid that is surely dead: a process that has exited.
-    const { pid: deadPid } = await promisify(execFile)('true').then(() => spawn('true'));
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    const runDir = path.join(sweepData, 'shadows', `run-${String(deadPid)}-leftover`);
-    await mkdir(path.join(runDir, 'upper'), { recursive: true });
+    const exited = spawn('true');
+    await new Promise((resolve) => exited.once('exit', resolve));
+    const runDir = path.join(sweepData, 'shadows', `run-${String(exited.pid)}-leftover`);
+    const ws = path.join(sweepData, 'worktrees', 't');
+    for (const dir of [path.join(runDir, 'upper'), path.join(runDir, 'work'), ws]) {
+      await mkdir(dir, { recursive: true });
+    }
+    await writeFile(path.join(runDir, 'deletes'), '');
+    const probe = await probeSandbox(path.join(sweepData, 'shadows'), { hidden: [sweepData] });
+    if (probe.mode !== 'overlay') throw new Error(probe.reason);
     const marker = `sbx-stale-${process.pid}-${Date.now()}`;
-    // What a sandbox left by a dead server looks like from the host: a process in its run directory.
-    const stale = spawn('python3', ['-c', 'import time; time.sleep(300)', marker], {
-      cwd: runDir,
+    const home = path.join(runDir, 'home');
+    const sandbox = await prepareSandbox(
+      probe,
+      {
+        kind: 'overlay',
+        root: ws,
+        upper: path.join(runDir, 'upper'),
+        work: path.join(runDir, 'work'),
+        deleteList: path.join(runDir, 'deletes'),
+        tmpfsUpper: false,
+        home,
+      },
+      ['/bin/sh', '-c', sleeper(marker)],
+      { runDir, env: sandboxEnv({ home, tmpdir: home }), limits: defaultRunLimits },
+    );
+    // What a dead server's sandbox looks like: the real chain, minus the parent-death signal
+    // that would have ended it (`setpriv --pdeathsig KILL --`), detached from this process.
+    const [unshare, ...rest] = sandbox.args.slice(3);
+    if (unshare === undefined) throw new Error('no sandbox command');
+    const stale = spawn(unshare, rest, {
+      env: { ...sandbox.env, NODE_ENV: 'test' },
       detached: true,
       stdio: 'ignore',
     });
     stale.unref();
-    expect(await waitFor(async () => (await processesWith(marker)).length === 1, 5000)).toBe(true);
-    const swept = await createShadowRunner({ dataDir: sweepData, mode: 'overlay' });
-    expect(swept.sweep.removed).toBe(1);
-    // SIGKILL was sent before the directory went; the kernel takes a moment to finish the process.
-    expect(await waitFor(async () => (await processesWith(marker)).length === 0, 2000)).toBe(true);
-    expect(await readdir(path.join(sweepData, 'shadows'))).toEqual([]);
+    // An operator's shell in the run directory is not a sandbox: the sweep leaves it alone.
+    const bystander = spawn(
+      'python3',
+      ['-c', 'import time; time.sleep(300)', `${marker}-bystander`],
+      {
+        cwd: runDir,
+        detached: true,
+        stdio: 'ignore',
+      },
+    );
+    bystander.unref();
+    try {
+      expect(await waitFor(async () => (await processesWith(marker)).length === 1, 10_000)).toBe(
+        true,
+      );
+      const swept = await createShadowRunner({ dataDir: sweepData, mode: 'overlay' });
+      expect(swept.sweep.removed).toBe(1);
+      // SIGKILL went out before the directory was removed; the kernel takes a moment to finish it.
+      expect(await waitFor(async () => (await processesWith(marker)).length === 0, 2000)).toBe(
+        true,
+      );
+      expect(await readdir(path.join(sweepData, 'shadows'))).toEqual([]);
+      expect(await processesWith(`${marker}-bystander`)).toEqual([bystander.pid]);
+    } finally {
+      bystander.kill('SIGKILL');
+      stale.kill('SIGKILL');
+    }
   });
 });

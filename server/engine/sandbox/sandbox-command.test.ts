@@ -31,7 +31,6 @@ const root: SandboxRoot = {
 
 const options: SandboxCommandOptions = {
   programs: {
-    ip: '/usr/sbin/ip',
     unshare: '/usr/bin/unshare',
     setpriv: '/usr/bin/setpriv',
     bwrap: '/usr/bin/bwrap',

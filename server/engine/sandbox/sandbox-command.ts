@@ -17,7 +17,7 @@ export function sandboxSetupFailure(exitCode: number | null, output: string): st
  * The script is fixed text; everything variable reaches it as positional arguments or in the
  * run's fstab, so no path or command is ever interpreted by a shell. It joins the run's control
  * groups (before anything forks, so every process of the run is counted), caps the size of any
- * one file it writes, brings loopback up (each run has its own), mounts the overlay on the
+ * one file it writes, mounts the overlay on the
  * workspace's own path (so warm build caches keep matching their recorded paths) and the
  * toolchain caches' overlays with one `mount --all`, applies deletions through the overlay
  * (whiteouts), then execs bubblewrap, which builds the command's minimal root and drops every
@@ -31,9 +31,8 @@ while [ "$groups" -gt 0 ]; do
   shift; groups=$((groups - 1))
 done
 ulimit -f "$1" || fail "cannot cap file sizes"
-ip=$2 fstab=$3 root=$4 upper=$5 work=$6 tmpfs=$7 deletes=$8
-shift 8
-"$ip" link set lo up || fail "cannot bring loopback up"
+fstab=$2 root=$3 upper=$4 work=$5 tmpfs=$6 deletes=$7
+shift 7
 if [ "$tmpfs" != 0 ]; then
   mount -t tmpfs -o "mode=0700,size=$tmpfs" shadowbox-upper "$work" || fail "cannot mount a tmpfs for the upper layer"
   mkdir "$work/upper" "$work/work"
@@ -129,12 +128,14 @@ export function sandboxFstab(layout: SandboxLayout, caches: readonly CacheOverla
   return lines.length === 0 ? '' : `${lines.join('\n')}\n`;
 }
 
-/** The outer namespaces every run gets: its own user (mapped to root), mounts, network and PIDs. */
+/**
+ * The outer namespaces of every run: its own user (mapped to root), mounts and PIDs. The network
+ * namespace is bubblewrap's (`--unshare-net`, which also brings its loopback up).
+ */
 export const sandboxNamespaces = [
   '--user',
   '--map-root-user',
   '--mount',
-  '--net',
   '--pid',
   '--fork',
   '--kill-child=SIGKILL',
@@ -142,7 +143,6 @@ export const sandboxNamespaces = [
 
 /** The programs a sandbox is made of, found once by the probe. */
 export interface SandboxPrograms {
-  readonly ip: string;
   readonly unshare: string;
   readonly setpriv: string;
   readonly bwrap: string;
@@ -195,7 +195,6 @@ export function sandboxCommand(
       String(options.cgroupProcs.length),
       ...options.cgroupProcs,
       String(Math.ceil(options.maxFileBytes / 512)),
-      programs.ip,
       options.fstabPath,
       layout.root,
       overlay?.upper ?? '',

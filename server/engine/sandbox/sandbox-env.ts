@@ -20,8 +20,20 @@ const passedThrough = [
   'JAVA_HOME',
 ] as const;
 
-/** Names a task may not set: they would undo the sandbox's own choices. */
-const reserved = new Set(['HOME', 'TMPDIR']);
+/**
+ * Names a task may not set: they would undo the sandbox's own choices. PATH and the toolchain
+ * roots decide what the sandbox's root shows (see root-paths.ts): only the host's may.
+ */
+const reserved = new Set([
+  'HOME',
+  'TMPDIR',
+  'PATH',
+  'RUSTUP_HOME',
+  'CARGO_HOME',
+  'PYENV_ROOT',
+  'GOROOT',
+  'JAVA_HOME',
+]);
 const validName = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 export interface SandboxEnvOptions {

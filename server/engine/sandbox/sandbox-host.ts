@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { RunCgroup, type CgroupSupport } from './cgroups';
@@ -10,7 +11,7 @@ import {
   type SandboxLayout,
   type SandboxPrograms,
 } from './sandbox-command';
-import type { SandboxRoot } from './sandbox-root';
+import { isUnder, type SandboxRoot } from './sandbox-root';
 import type { RunLimits } from './run-limits';
 
 /** What the probe learned about this machine, needed to build every sandboxed command. */
@@ -29,9 +30,14 @@ export interface PreparedSandbox extends SandboxCommand {
   readonly env: Record<string, string>;
   /** The run's control group, to watch while it runs and destroy after; null without cgroups. */
   readonly cgroup: RunCgroup | null;
+  /** Upper layers of the run's cache overlays: what it writes there lands on the host's disk. */
+  readonly cacheUppers: readonly string[];
 }
 
 const mib = 1024 * 1024;
+
+/** Files of a toolchain cache that hold credentials; every run sees them empty. */
+const cacheSecrets = ['credentials', 'credentials.toml'];
 
 /**
  * Where a control group cannot cap the run, rlimits do what they can: per process (address
@@ -72,18 +78,24 @@ export async function prepareSandbox(
   },
 ): Promise<PreparedSandbox> {
   const { runDir, limits } = options;
-  const caches: CacheOverlay[] = (options.caches ?? []).map((dir, i) => ({
-    dir,
-    upper: path.join(runDir, `cache-${i}`, 'upper'),
-    work: path.join(runDir, `cache-${i}`, 'work'),
-  }));
+  // A toolchain cache inside a hidden directory (the data dir) is not a cache but the host's data.
+  const hidden = (dir: string): boolean =>
+    host.hidden.some((h) => isUnder(dir, h) || isUnder(h, dir));
+  const caches: CacheOverlay[] = (options.caches ?? [])
+    .filter((d) => !hidden(d))
+    .map((dir, i) => ({
+      dir,
+      upper: path.join(runDir, `cache-${i}`, 'upper'),
+      work: path.join(runDir, `cache-${i}`, 'work'),
+    }));
   const etc = path.join(runDir, 'etc');
-  const etcFiles = { passwd: passwd(layout.home), group, hosts };
-  const files = Object.keys(etcFiles).map(
+  // `empty` stands in for secrets (a bound /dev/null would not open: the root is nodev).
+  const etcFiles = { passwd: passwd(layout.home), group, hosts, empty: '' };
+  const files = ['passwd', 'group', 'hosts'].map(
     (name) => [path.join(etc, name), `/etc/${name}`] as const,
   );
   const fstabPath = path.join(runDir, 'fstab');
-  const [cgroup] = await Promise.all([
+  const [made, ...written] = await Promise.allSettled([
     host.cgroups === null
       ? null
       : RunCgroup.create(host.cgroups, path.basename(runDir), {
@@ -101,19 +113,30 @@ export async function prepareSandbox(
     ),
     writeFile(fstabPath, sandboxFstab(layout, caches)),
   ]);
+  // A group made while a sibling step failed would outlive the run: destroy it before failing.
+  const cgroup = made.status === 'fulfilled' ? made.value : null;
+  const failed = [made, ...written].find((step) => step.status === 'rejected');
+  if (failed !== undefined) {
+    await cgroup?.destroy();
+    throw failed.reason;
+  }
   const paths = sandboxRootPaths({
     env: options.env,
     hidden: host.hidden,
     extra: host.extraReadOnly,
   });
   const writable = [layout.root, ...caches.map((c) => c.dir)];
+  // Registry tokens in cargo's home: the run is uid 0 to the host and could read them.
+  const secrets = caches.flatMap((c) =>
+    cacheSecrets.map((name) => path.join(c.dir, name)).filter((file) => existsSync(file)),
+  );
   const root: SandboxRoot = {
     readOnly: paths.readOnly.filter((p) => !writable.includes(p)),
     symlinks: [...paths.symlinks, ['/etc/mtab', '../proc/self/mounts'], ['/var/tmp', '../tmp']],
     writable,
     tmpfs: [layout.home],
     tmpfsBytes: limits.maxDiskMb * mib,
-    files,
+    files: [...files, ...secrets.map((file) => [path.join(etc, 'empty'), file] as const)],
     cwd: path.join(layout.root, options.cwd ?? '.'),
     setpriv: host.programs.setpriv,
   };
@@ -124,5 +147,10 @@ export async function prepareSandbox(
     cgroupProcs: cgroup?.procsFiles ?? [],
     maxFileBytes: limits.maxDiskMb * mib,
   });
-  return { ...command, env: { ...options.env, PATH: paths.path }, cgroup };
+  return {
+    ...command,
+    env: { ...options.env, PATH: paths.path },
+    cgroup,
+    cacheUppers: caches.map((c) => c.upper),
+  };
 }

@@ -32,7 +32,7 @@ describe('bwrapArgs', () => {
       expect(args).toContain(flag);
     }
     expect(pairs(args, '--cap-drop')).toEqual(['ALL']);
-    expect(args).not.toContain('--unshare-net'); // the outer namespace's loopback is the run's
+    expect(args).toContain('--unshare-net'); // bwrap brings the run's own loopback up
     expect(pairs(args, '--remount-ro')).toEqual(['/']);
   });
 
@@ -66,7 +66,8 @@ describe('sandboxRootPaths', () => {
     const fs = await mkdtemp(path.join(os.tmpdir(), 'sbx-root-'));
     for (const dir of [
       'usr/bin',
-      'etc/ssl',
+      'etc/ssl/certs',
+      'etc/ssl/private',
       'etc/python3.11',
       'etc/ssh',
       'home/alice/.pyenv/shims',
@@ -95,7 +96,9 @@ describe('sandboxRootPaths', () => {
       extra: ['/opt/jdk'],
     });
     expect(paths.readOnly).toContain('/usr');
-    expect(paths.readOnly).toContain('/etc/ssl');
+    expect(paths.readOnly).toContain('/etc/ssl/certs');
+    expect(paths.readOnly).not.toContain('/etc/ssl');
+    expect(paths.readOnly).not.toContain('/etc/ssl/private');
     expect(paths.readOnly).toContain('/etc/python3.11');
     expect(paths.readOnly).toContain('/etc/ld.so.cache');
     expect(paths.readOnly).toContain('/home/alice/.pyenv');

@@ -37,7 +37,8 @@ const isUnder = (p: string, dir: string): boolean =>
  * - `--cap-drop ALL`, and `setpriv` clearing the bounding, inheritable and ambient sets with
  *   `no_new_privs`: the command holds no capability at all. Either of the two would stop a
  *   remount today; together they survive a mistake in one.
- * - The network namespace is the outer one (loopback up, nothing else): no `--unshare-net`.
+ * - `--unshare-net`: a network namespace of the run's own, in which bwrap brings loopback up
+ *   (two runs can both listen on 127.0.0.1:8080); nothing else is reachable.
  * - `--die-with-parent`: the command dies with the sandbox's own runner; `--new-session` keeps it
  *   off any terminal.
  */
@@ -48,6 +49,7 @@ export function bwrapArgs(root: SandboxRoot, argv: readonly string[]): string[] 
     '--unshare-ipc',
     '--unshare-pid',
     '--unshare-uts',
+    '--unshare-net',
     '--unshare-cgroup-try',
     '--hostname',
     'shadowbox',

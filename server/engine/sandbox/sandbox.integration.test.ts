@@ -46,12 +46,13 @@ async function sandboxed(
   script: string,
   timeoutMs = 20_000,
   caches: readonly string[] = [],
-  extra: Record<string, string> = {},
+  /** The host's environment as the server would have it (toolchain roots come only from there). */
+  hostEnv: Record<string, string | undefined> = process.env,
 ) {
   const runDir = path.dirname(home);
   const sandbox = await prepareSandbox(host, l, ['/bin/sh', '-c', script], {
     runDir,
-    env: sandboxEnv({ home, tmpdir: home, extra: { MARK: 'set-by-task', ...extra } }),
+    env: sandboxEnv({ home, tmpdir: home, extra: { MARK: 'set-by-task' }, host: hostEnv }),
     limits: defaultRunLimits,
     caches,
   });
@@ -207,16 +208,18 @@ import time; time.sleep(1)
     const cargoHome = path.join(dir, 'cargo-home');
     await mkdir(cargoHome);
     await writeFile(path.join(cargoHome, '.package-cache'), '');
+    await writeFile(path.join(cargoHome, 'credentials.toml'), '[registry]\ntoken = "cio-secret"\n');
     const result = await sandboxed(
       overlay,
       home,
-      'echo lock > "$CARGO_HOME/.package-cache" && touch "$CARGO_HOME/new" && ls -A "$CARGO_HOME"',
+      'echo lock > "$CARGO_HOME/.package-cache" && touch "$CARGO_HOME/new" && cat "$CARGO_HOME/credentials.toml" && ls -A "$CARGO_HOME"',
       20_000,
       [cargoHome],
-      { CARGO_HOME: cargoHome },
+      { ...process.env, CARGO_HOME: cargoHome },
     );
-    expect(result.output.text).toBe('.package-cache\nnew');
-    expect(await readdir(cargoHome)).toEqual(['.package-cache']);
+    // The registry token reads as empty: the run is uid 0 to the host and could read it otherwise.
+    expect(result.output.text).toBe('.package-cache\ncredentials.toml\nnew');
+    expect((await readdir(cargoHome)).sort()).toEqual(['.package-cache', 'credentials.toml']);
     expect(await readFile(path.join(cargoHome, '.package-cache'), 'utf8')).toBe('');
   });
 });

@@ -1,29 +1,32 @@
 import { readFile, readdir, readlink } from 'node:fs/promises';
 import path from 'node:path';
 import { sweepRunCgroups, type CgroupSupport } from './cgroups';
+import { isUnder } from './sandbox-root';
 
-const isUnder = (p: string, dir: string): boolean => p === dir || p.startsWith(`${dir}/`);
+// What a sandbox is made of on the host's side; nothing else is ever killed by the sweep.
+const sandboxPrograms = new Set(['setpriv', 'unshare', 'bwrap']);
 
 /**
- * Processes whose command line or working directory names one of `runDirs`: the sandboxes (their
- * setpriv/unshare/bwrap chain names the run directory in its arguments and runs in it).
+ * The sandboxes of `runDirs`: processes running setpriv, unshare or bubblewrap with a path in one
+ * of those run directories among their arguments (every sandbox names its fstab or its /etc files
+ * there). A shell an operator left in a run directory is not one of them.
  */
-async function processesUsing(runDirs: readonly string[]): Promise<number[]> {
+async function sandboxesOf(runDirs: readonly string[]): Promise<number[]> {
   const found: number[] = [];
   const entries = await readdir('/proc').catch(() => [] as string[]);
   await Promise.all(
     entries
       .filter((e) => /^\d+$/.test(e) && Number(e) !== process.pid)
       .map(async (entry) => {
-        const [cmdline, cwd] = await Promise.all([
+        const [cmdline, exe] = await Promise.all([
           readFile(path.join('/proc', entry, 'cmdline'), 'utf8').catch(() => ''),
-          readlink(path.join('/proc', entry, 'cwd')).catch(() => ''),
+          readlink(path.join('/proc', entry, 'exe')).catch(() => ''),
         ]);
+        if (!sandboxPrograms.has(path.basename(exe))) return;
         const args = cmdline.split('\0');
-        const uses = runDirs.some(
-          (dir) => isUnder(cwd, dir) || args.some((arg) => isUnder(arg, dir)),
-        );
-        if (uses) found.push(Number(entry));
+        if (runDirs.some((dir) => args.some((arg) => isUnder(arg, dir) && arg !== dir))) {
+          found.push(Number(entry));
+        }
       }),
   );
   return found;
@@ -32,7 +35,7 @@ async function processesUsing(runDirs: readonly string[]): Promise<number[]> {
 /**
  * Kills the sandboxes a dead server left running in `runDirs` before their scratch is removed.
  * They should have died with it (parent-death signals), so this is the second line: their control
- * groups are emptied and removed, and any process still naming a run directory is killed.
+ * groups are emptied and removed, and every setpriv, unshare or bwrap naming one is killed.
  * Killing a PID namespace's init takes every process inside with it.
  */
 export async function killStaleSandboxes(
@@ -43,7 +46,7 @@ export async function killStaleSandboxes(
 ): Promise<number> {
   let killed = cgroups === null ? 0 : await sweepRunCgroups(cgroups, isStale);
   if (runDirs.length === 0) return killed;
-  for (const pid of await processesUsing(runDirs)) {
+  for (const pid of await sandboxesOf(runDirs)) {
     try {
       process.kill(pid, 'SIGKILL');
       killed += 1;

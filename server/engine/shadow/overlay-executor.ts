@@ -90,7 +90,8 @@ export function createOverlayExecutor(options: OverlayExecutorOptions): Hypothes
         } as const;
         const env = sandboxEnv({ home, tmpdir: home, extra: request.env });
         // Independent preparations, at once: every millisecond here is paid per hypothesis.
-        const [sandbox] = await Promise.all([
+        // allSettled: a control group made before a sibling step failed must still be destroyed.
+        const [prepared, ...staged] = await Promise.allSettled([
           prepareSandbox(options.host, layout, request.command, {
             runDir: dir,
             cwd: request.cwd,
@@ -104,7 +105,10 @@ export function createOverlayExecutor(options: OverlayExecutorOptions): Hypothes
             ? undefined
             : writeFile(deleteList, deletions.map((c) => `${c.path}\n`).join('')),
         ]);
+        if (prepared.status === 'rejected') throw prepared.reason;
+        const sandbox = prepared.value;
         cgroup = sandbox.cgroup;
+        for (const step of staged) if (step.status === 'rejected') throw step.reason;
         // A cap the kernel does not end the run for (see watchRun) ends it here.
         const capHit = new AbortController();
         const signal =
@@ -114,7 +118,8 @@ export function createOverlayExecutor(options: OverlayExecutorOptions): Hypothes
         const watch = watchRun({
           limits: request.limits,
           cgroup,
-          upper: options.tmpfsUpper ? null : upper,
+          // Everything the run writes to the data directory's disk: its shadow, its cache overlays.
+          measured: [...(options.tmpfsUpper ? [] : [upper]), ...sandbox.cacheUppers],
           onExceeded: () => capHit.abort(),
         });
         const result = await runProcess(sandbox.file, sandbox.args, {
@@ -126,9 +131,8 @@ export function createOverlayExecutor(options: OverlayExecutorOptions): Hypothes
           signal,
           ...(request.onLine === undefined ? {} : { onLine: request.onLine }),
         });
-        let exceeded: LimitExceeded | null = await watch.stop();
-        // RLIMIT_FSIZE ends a write past the disk cap with SIGXFSZ.
-        if (exceeded === null && result.signal === 'SIGXFSZ') exceeded = 'disk';
+        // A file stopped at the cap by RLIMIT_FSIZE is found by the watcher's last measurement.
+        const exceeded: LimitExceeded | null = await watch.stop();
         const setupFailure = sandboxSetupFailure(result.exitCode, result.output.text);
         // On tmpfs the upper layer died with the namespace: reports are read only from disk.
         const reports = options.tmpfsUpper ? [] : await readReports(upper, request.reportPaths);
