@@ -317,11 +317,9 @@ describe('the sandbox boundary: no sandbox outlives its runner', () => {
       ['/bin/sh', '-c', sleeper(marker)],
       { runDir, env: sandboxEnv({ home, tmpdir: home }), limits: defaultRunLimits },
     );
-    // What a dead server's sandbox looks like: the real chain, minus the parent-death signal
-    // that would have ended it (`setpriv --pdeathsig KILL --`), detached from this process.
-    const [unshare, ...rest] = sandbox.args.slice(3);
-    if (unshare === undefined) throw new Error('no sandbox command');
-    const stale = spawn(unshare, rest, {
+    // A sandbox left in a dead server's run directory (here its parent lives on, so only the
+    // sweep can end it): the real command, detached from this process.
+    const stale = spawn(sandbox.file, sandbox.args, {
       env: { ...sandbox.env, NODE_ENV: 'test' },
       detached: true,
       stdio: 'ignore',

@@ -76,8 +76,8 @@ describe('sandboxFstab', () => {
 describe('sandboxCommand', () => {
   it('dies with its parent, and passes every variable part as an argument, never in the script', () => {
     const command = sandboxCommand(overlay, ['cargo', 'test', '--', '$(rm -rf /)'], options);
-    expect(command.file).toBe('/usr/bin/setpriv');
-    expect(command.args.slice(0, 4)).toEqual(['--pdeathsig', 'KILL', '--', '/usr/bin/unshare']);
+    expect(command.file).toBe('/usr/bin/unshare');
+    expect(command.args.slice(0, 4)).toEqual(['--user', '--map-root-user', '--mount', '--']);
     const script = command.args[command.args.indexOf('-c') + 1]!;
     expect(script).not.toContain('/data');
     expect(script).not.toContain('cargo');

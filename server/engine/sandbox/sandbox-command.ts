@@ -129,17 +129,11 @@ export function sandboxFstab(layout: SandboxLayout, caches: readonly CacheOverla
 }
 
 /**
- * The outer namespaces of every run: its own user (mapped to root), mounts and PIDs. The network
- * namespace is bubblewrap's (`--unshare-net`, which also brings its loopback up).
+ * The namespaces of the set-up stage: its own user (mapped to root) and mounts. unshare execs the
+ * script in place (no fork), so bubblewrap ends up the server's own child; the PID and network
+ * namespaces are bubblewrap's (`--unshare-pid`, `--unshare-net`, which brings loopback up).
  */
-export const sandboxNamespaces = [
-  '--user',
-  '--map-root-user',
-  '--mount',
-  '--pid',
-  '--fork',
-  '--kill-child=SIGKILL',
-] as const;
+export const sandboxNamespaces = ['--user', '--map-root-user', '--mount'] as const;
 
 /** The programs a sandbox is made of, found once by the probe. */
 export interface SandboxPrograms {
@@ -163,9 +157,9 @@ export interface SandboxCommandOptions {
 }
 
 /**
- * `setpriv --pdeathsig KILL`: the sandbox dies with the server (even on `kill -9`), as its
- * `unshare` would otherwise be re-parented and live on; unshare in turn kills its child, the
- * PID namespace's init, and with it everything inside.
+ * unshare → sh → bubblewrap, one process (each execs the next): bubblewrap is the server's child,
+ * and its `--die-with-parent` kills the sandbox when the server dies, even on `kill -9`. A
+ * timeout kills bubblewrap's process group, and with it the PID namespace and everything inside.
  */
 export function sandboxCommand(
   layout: SandboxLayout,
@@ -180,12 +174,8 @@ export function sandboxCommand(
   const overlay = layout.kind === 'overlay' ? layout : null;
   const tmpfsBytes = overlay?.tmpfsUpper === true ? options.maxFileBytes : 0;
   return {
-    file: programs.setpriv,
+    file: programs.unshare,
     args: [
-      '--pdeathsig',
-      'KILL',
-      '--',
-      programs.unshare,
       ...sandboxNamespaces,
       '--',
       '/bin/sh',
