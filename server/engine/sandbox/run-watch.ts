@@ -1,25 +1,26 @@
-import { lstat, readdir } from 'node:fs/promises';
-import path from 'node:path';
+import { execa } from 'execa';
 import type { RunCgroup } from './cgroups';
 import type { LimitExceeded, RunLimits } from './run-limits';
 
-/** Bytes a directory tree occupies on disk (allocated blocks, so sparse files count as written). */
-export async function diskUsage(dir: string): Promise<number> {
-  let total = 0;
-  const pending = [dir];
-  for (let current = pending.pop(); current !== undefined; current = pending.pop()) {
-    const entries = await readdir(current, { withFileTypes: true }).catch(() => []);
-    const sizes = await Promise.all(
-      entries.map(async (entry) => {
-        const full = path.join(current, entry.name);
-        if (entry.isDirectory()) pending.push(full);
-        const stats = await lstat(full).catch(() => null);
-        return stats === null ? 0 : stats.blocks * 512;
-      }),
-    );
-    for (const size of sizes) total += size;
+/**
+ * Bytes the trees occupy on disk (allocated blocks, so sparse files count as written), by GNU du:
+ * one process in C (a cargo upper of ~1,000 files in a few ms), walking with openat, so no path
+ * length stops it. Files that vanish during the walk make du complain and exit 1; its total
+ * still stands.
+ */
+export async function diskUsage(dirs: readonly string[]): Promise<number> {
+  const result = await execa('du', ['-s', '-c', '-x', '-B1', '--', ...dirs], {
+    reject: false,
+    extendEnv: false,
+    env: { LC_ALL: 'C', PATH: process.env.PATH ?? '/usr/bin:/bin' },
+    stdin: 'ignore',
+    stderr: 'ignore',
+  });
+  const total = /^(\d+)\ttotal$/m.exec(result.stdout);
+  if (total?.[1] === undefined) {
+    throw new Error(`du could not measure ${dirs.join(', ')}: exit ${String(result.exitCode)}`);
   }
-  return total;
+  return Number(total[1]);
 }
 
 export interface RunWatchOptions {
@@ -62,8 +63,7 @@ export function watchRun(options: RunWatchOptions): RunWatch {
       else if (usage.pidsCapHits > 0) exceeded ??= 'pids';
     }
     if (exceeded === null && measured.length > 0) {
-      const sizes = await Promise.all(measured.map((dir) => diskUsage(dir)));
-      if (sizes.reduce((a, b) => a + b, 0) >= diskBytes) exceeded = 'disk';
+      if ((await diskUsage(measured)) >= diskBytes) exceeded = 'disk';
     }
     return performance.now() - started;
   };
