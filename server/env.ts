@@ -26,6 +26,10 @@ export interface Env {
   runLimits: RunLimits;
   /** Host paths bound read-only into every sandbox beyond the built-in list (toolchains). */
   sandboxReadOnlyPaths: string[];
+  /** SHADOWBOX_EGRESS_ALLOW as given: adds to (`+host`) or replaces the setup allowlist. */
+  egressAllow: string | undefined;
+  /** How long a task's whole setup may take. */
+  setupTimeoutMs: number;
 }
 
 export type DatabaseConfig =
@@ -78,6 +82,8 @@ const schema = z.object({
   SHADOWBOX_MAX_MEMORY_MB: optional.pipe(positiveInteger(16, 1_048_576).optional()),
   SHADOWBOX_MAX_PIDS: optional.pipe(positiveInteger(8, 4_194_304).optional()),
   SHADOWBOX_MAX_DISK_MB: optional.pipe(positiveInteger(1, 16_777_216).optional()),
+  SHADOWBOX_EGRESS_ALLOW: optional,
+  SHADOWBOX_SETUP_TIMEOUT_SECS: optional.pipe(positiveInteger(1, 86_400).optional()),
   SHADOWBOX_SANDBOX_RO_PATHS: optional.pipe(
     z
       .string()
@@ -110,6 +116,8 @@ export function loadEnv(source: EnvSource = process.env, cwd: string = process.c
     SHADOWBOX_MAX_PIDS: source.SHADOWBOX_MAX_PIDS,
     SHADOWBOX_MAX_DISK_MB: source.SHADOWBOX_MAX_DISK_MB,
     SHADOWBOX_SANDBOX_RO_PATHS: source.SHADOWBOX_SANDBOX_RO_PATHS,
+    SHADOWBOX_EGRESS_ALLOW: source.SHADOWBOX_EGRESS_ALLOW,
+    SHADOWBOX_SETUP_TIMEOUT_SECS: source.SHADOWBOX_SETUP_TIMEOUT_SECS,
   });
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => {
@@ -137,6 +145,8 @@ export function loadEnv(source: EnvSource = process.env, cwd: string = process.c
       maxDiskMb: values.SHADOWBOX_MAX_DISK_MB ?? defaultRunLimits.maxDiskMb,
     },
     sandboxReadOnlyPaths: values.SHADOWBOX_SANDBOX_RO_PATHS ?? [],
+    egressAllow: values.SHADOWBOX_EGRESS_ALLOW,
+    setupTimeoutMs: (values.SHADOWBOX_SETUP_TIMEOUT_SECS ?? 15 * 60) * 1000,
   };
 }
 

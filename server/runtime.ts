@@ -13,7 +13,15 @@ import { buildReviewArtifact } from './engine/review/review-artifact';
 import { defaultRunLimits, type RunLimits, type SandboxCapabilities } from './engine/sandbox';
 import { createShadowRunner } from './engine/shadow/create-shadow-runner';
 import { pruneStaleWorktrees } from './engine/workspace/prune-worktrees';
-import { workspaceLayout } from './engine/workspace/workspace-layout';
+import { sourceGitDir, workspaceLayout } from './engine/workspace/workspace-layout';
+import {
+  defaultEgressAllowlist,
+  parseEgressAllow,
+  readToolConfig,
+  type EgressAllowlist,
+} from './engine/egress';
+import { SetupCache, createTaskSetup } from './engine/setup';
+
 import { loadEnv, type Env } from './env';
 import { createLlmAdapters } from './llm/llm-adapters';
 import { loadLlmConfig, type LlmConfig } from './llm/llm-config';
@@ -108,10 +116,33 @@ export async function createRuntime(
 
   const queue = new JobQueue(db);
   await queue.releaseDeadWorkers(isLocalWorkerAlive);
+  // A malformed allowlist refuses to start the server, naming the entry; the defaults (npm's
+  // configured registry) are read on the first setup.
+  parseEgressAllow(env.egressAllow, { entries: [] });
+  let allowlist: Promise<EgressAllowlist> | undefined;
+  const setup = createTaskSetup({
+    host: shadows.sandboxHost,
+    unavailableReason: shadows.fallbackReason,
+    scratchRoot: shadows.scratchRoot,
+    removal: shadows.removal,
+    cache: new SetupCache(path.join(env.dataDir, 'setup-cache')),
+    allowlist: () =>
+      (allowlist ??= defaultEgressAllowlist().then((defaults) =>
+        parseEgressAllow(env.egressAllow, defaults),
+      )),
+    toolEnv: async () => (await readToolConfig()).env,
+    gitDirOf: (task) => {
+      if (task.sourceId === null) throw new Error(`task ${task.id} has no source`);
+      return sourceGitDir(layout, task.sourceId);
+    },
+    ...(env.runLimits === undefined ? {} : { limits: env.runLimits }),
+  });
   const deps: LoopDeps = {
     store,
     workspaces: createGitWorkspaces({ layout }),
     shadows,
+    setup,
+    ...(env.setupTimeoutMs === undefined ? {} : { setupTimeoutMs: env.setupTimeoutMs }),
     fixer: createExternalFixer({ gatherMs: options.gatherMs ?? env.hypothesisGatherMs ?? 3000 }),
     clock: systemClock,
     buildReview: buildReviewArtifact,

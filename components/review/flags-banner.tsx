@@ -1,15 +1,39 @@
 import { plural } from '../format';
 import type { DiffFlags } from '../trpc/router-types';
 
+type TestEditKind = 'test-file' | 'test-config' | 'test-in-source';
+
+/**
+ * The flags as served, with the test edits the engine computes (optional: flags stored before
+ * them have none, and the view schema may not pass them on yet).
+ */
+type BannerFlags = DiffFlags & {
+  readonly testEdits?: readonly {
+    readonly path: string;
+    readonly kind: TestEditKind;
+    readonly what: string;
+  }[];
+};
+
+const testEditKinds: Readonly<Record<TestEditKind, string>> = {
+  'test-file': 'test file',
+  'test-config': 'test configuration',
+  'test-in-source': 'test in a source file',
+};
+
 interface Check {
   readonly label: string;
   /** What was found; empty when nothing was. */
   readonly findings: readonly string[];
 }
 
-function checksOf(flags: DiffFlags): Check[] {
+function checksOf(flags: BannerFlags): Check[] {
   return [
     { label: 'Test files touched', findings: flags.testFiles },
+    {
+      label: 'Tests edited (files, configuration, tests in source)',
+      findings: (flags.testEdits ?? []).map((e) => `${testEditKinds[e.kind]}: ${e.what}`),
+    },
     {
       label: 'Tests deleted',
       findings: flags.deletedTests.map((t) => `${t.path}: ${t.what}`),
@@ -38,7 +62,7 @@ function checksOf(flags: DiffFlags): Check[] {
  * The structural checks of the diff, above it: what a reviewer must not miss. Each check says
  * what it found in words, with a sign in front; colour only repeats it.
  */
-export function FlagsBanner({ flags }: { readonly flags: DiffFlags }) {
+export function FlagsBanner({ flags }: { readonly flags: BannerFlags }) {
   const checks = checksOf(flags);
   const raised = checks.filter((check) => check.findings.length > 0).length;
   return (

@@ -4,6 +4,7 @@ import type { TaskStatus } from '../trpc/router-types';
 const tone: Record<TaskStatus, 'pending' | 'active' | 'waiting' | 'good' | 'bad' | 'stopped'> = {
   queued: 'pending',
   preparing: 'active',
+  setup: 'active',
   baseline: 'active',
   iterating: 'active',
   awaiting_hypotheses: 'waiting',

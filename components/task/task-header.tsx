@@ -14,6 +14,7 @@ import { fixerLabel, formatSpend, showsSpend, type Spend } from './spend';
 const active: readonly TaskStatus[] = [
   'queued',
   'preparing',
+  'setup',
   'baseline',
   'iterating',
   'awaiting_hypotheses',

@@ -13,6 +13,7 @@ import {
 const statusAfter: Partial<Record<TaskEvent['type'], TaskStatus>> = {
   'task.created': 'queued',
   'task.preparing': 'preparing',
+  'setup.started': 'setup',
   'baseline.started': 'baseline',
   'iteration.started': 'iterating',
   'iteration.awaiting_hypotheses': 'awaiting_hypotheses',
@@ -80,6 +81,20 @@ function apply(state: TimelineState, { seq, createdAt, event }: TimelineItem): T
       };
     case 'workspace.ready':
       return { ...state, workspace: event };
+    case 'setup.started':
+      return {
+        ...state,
+        setup: {
+          state: 'running',
+          commands: event.commands,
+          detected: event.detected,
+          reasons: event.reasons,
+          liveOutput: [],
+          result: null,
+        },
+      };
+    case 'setup.finished':
+      return { ...state, setup: { ...state.setup, state: 'finished', result: event } };
     case 'baseline.started':
       return {
         ...state,
@@ -88,6 +103,10 @@ function apply(state: TimelineState, { seq, createdAt, event }: TimelineItem): T
     case 'baseline.finished':
       return { ...state, baseline: { ...state.baseline, state: 'finished', run: event.run } };
     case 'run.output':
+      if (event.iteration === 0 && event.subject === 'setup') {
+        const liveOutput = appendTail(state.setup.liveOutput, event.lines);
+        return { ...state, setup: { ...state.setup, liveOutput } };
+      }
       if (event.iteration === 0) {
         const liveOutput = appendTail(state.baseline.liveOutput, event.lines);
         return { ...state, baseline: { ...state.baseline, liveOutput } };

@@ -2,6 +2,8 @@ import type { EventOf, TaskStatus } from '../trpc/router-types';
 
 export type RunSummary = EventOf<'baseline.finished'>['run'];
 export type HypothesisOutcome = EventOf<'hypothesis.finished'>['result'];
+export type TestDelta = NonNullable<HypothesisOutcome['tests']>;
+export type SetupResult = EventOf<'setup.finished'>;
 
 /** How much of a running command's output the page keeps (the final tail arrives with the result). */
 export const liveOutputLines = 200;
@@ -26,6 +28,18 @@ export interface IterationState {
   readonly winner: string | null;
   readonly green: boolean | null;
   readonly checkpointSha: string | null;
+}
+
+/** Installing the dependencies, once, before the baseline. */
+export interface SetupState {
+  readonly state: 'waiting' | 'running' | 'finished';
+  readonly commands: readonly (readonly string[])[];
+  /** Whether the commands were detected from the tree (the task gave none). */
+  readonly detected: boolean;
+  /** Why each detected command: "package-lock.json → npm ci". */
+  readonly reasons: readonly string[];
+  readonly liveOutput: readonly string[];
+  readonly result: SetupResult | null;
 }
 
 export interface IntakeState {
@@ -75,6 +89,7 @@ export interface TimelineState {
   readonly created: EventOf<'task.created'> | null;
   readonly intake: IntakeState;
   readonly workspace: EventOf<'workspace.ready'> | null;
+  readonly setup: SetupState;
   readonly baseline: {
     readonly state: 'waiting' | 'running' | 'finished';
     readonly command: readonly string[] | null;
@@ -106,6 +121,14 @@ export const initialTimeline: TimelineState = {
     rejection: null,
   },
   workspace: null,
+  setup: {
+    state: 'waiting',
+    commands: [],
+    detected: false,
+    reasons: [],
+    liveOutput: [],
+    result: null,
+  },
   baseline: { state: 'waiting', command: null, liveOutput: [], run: null },
   iterations: [],
   pending: [],

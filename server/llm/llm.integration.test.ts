@@ -108,6 +108,8 @@ describe('the LLM fixer against an OpenAI-compatible server', () => {
     workspace,
     testCommand: project.testCommand,
     lastRun: baseline,
+    failingTests: [],
+    recentlyBroken: [],
     pending: [],
     repository: directoryView(workspace),
     allowTestEdits: false,

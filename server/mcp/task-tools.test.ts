@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { PlanStepView } from '../tasks/task-api';
+import type { HypothesisView, PlanStepView } from '../tasks/task-api';
 import {
   agentActor,
   call,
@@ -74,6 +74,108 @@ describe('create_task', () => {
     const withoutUrl = await call(client, 'create_task', { testCommand: ['pytest'] });
     expect(withoutUrl.isError).toBe(true);
     expect(textOf(withoutUrl)).toContain('gitUrl');
+    expect(services.tasks.created).toEqual([]);
+  });
+});
+
+const judged: HypothesisView = {
+  name: 'fix-mean',
+  origin: 'mcp',
+  rank: 1,
+  verdict: 'failed',
+  passed: 3,
+  failed: 1,
+  skipped: 0,
+  exitCode: 1,
+  timedOut: false,
+  durationMs: 700,
+  changedLines: 4,
+  mode: 'overlay',
+  outputTail: '1 failed',
+  error: null,
+  buildFailed: false,
+  tests: {
+    fixed: ['test_calc.py::test_mean'],
+    broken: ['test_calc.py::test_sum'],
+    stillFailing: ['test_net.py::test_download'],
+    missing: ['test_calc.py::test_old'],
+    added: [],
+    byId: true,
+    counts: { fixed: 1, broken: 1, stillFailing: 1, missing: 1, added: 0 },
+  },
+  disqualified: 'it broke 1 test that passed before',
+};
+
+describe('get_task', () => {
+  it("declares each hypothesis's tests and why it cannot win in its output schema", async () => {
+    const client = await connectInMemory(services, agentActor, 'http');
+    const { tools } = await client.listTools();
+    const schema = tools.find((tool) => tool.name === 'get_task')?.outputSchema as {
+      properties: Record<string, { items?: { properties: Record<string, unknown> } }>;
+    };
+    const iteration = schema.properties.iterations?.items?.properties as Record<
+      string,
+      { items: { properties: Record<string, unknown> } }
+    >;
+    const hypothesis = iteration.hypotheses?.items.properties ?? {};
+    expect(Object.keys(hypothesis)).toEqual(
+      expect.arrayContaining(['tests', 'buildFailed', 'disqualified']),
+    );
+    expect(JSON.stringify(hypothesis.tests)).toMatch(
+      /"fixed".*"broken".*"stillFailing".*"missing"/,
+    );
+    expect(Object.keys(schema.properties)).toEqual(
+      expect.arrayContaining(['setup', 'reviewPartial', 'stillFailing', 'knownFailures']),
+    );
+  });
+
+  it('answers the tests each hypothesis fixed, broke, left failing and lost', async () => {
+    const task = services.tasks.addTask({
+      status: 'awaiting_review',
+      iterations: [
+        { index: 1, status: 'done', winner: null, checkpointSha: null, hypotheses: [judged] },
+      ],
+      reviewPartial: true,
+      stillFailing: ['test_net.py::test_download'],
+    });
+    const client = await connectInMemory(services, agentActor, 'http');
+    const result = await call(client, 'get_task', { taskId: task.id });
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toMatchObject({
+      iterations: [{ hypotheses: [{ tests: judged.tests, disqualified: judged.disqualified }] }],
+      reviewPartial: true,
+      stillFailing: ['test_net.py::test_download'],
+    });
+  });
+});
+
+describe('create_task with a setup', () => {
+  it('passes setupCommands, buildCommand and knownFailures through', async () => {
+    const client = await connectInMemory(services, agentActor, 'http');
+    const result = await call(client, 'create_task', {
+      gitUrl: 'https://example.com/repo.git',
+      testCommand: ['npm', 'test'],
+      setupCommands: [['npm', 'ci']],
+      buildCommand: ['npx', 'tsc', '-p', '.'],
+      knownFailures: ['net > downloads'],
+    });
+    expect(result.isError).toBeFalsy();
+    expect(services.tasks.created[0]?.input).toMatchObject({
+      setupCommands: [['npm', 'ci']],
+      buildCommand: ['npx', 'tsc', '-p', '.'],
+      knownFailures: ['net > downloads'],
+    });
+  });
+
+  it('refuses a setup command that is not an argv, naming the field', async () => {
+    const client = await connectInMemory(services, agentActor, 'http');
+    const result = await call(client, 'create_task', {
+      gitUrl: 'https://example.com/repo.git',
+      testCommand: ['npm', 'test'],
+      setupCommands: ['npm ci'],
+    });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toContain('setupCommands');
     expect(services.tasks.created).toEqual([]);
   });
 });

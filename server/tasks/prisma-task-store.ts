@@ -1,4 +1,7 @@
 import { pickRunLimits } from '../engine/sandbox';
+import { isPass } from '../engine/shadow/rank';
+import type { TestDelta } from '../engine/shadow/test-delta';
+import type { TestCase } from '../engine/parsers';
 import type { Db, Prisma } from '../db/client';
 import { appendEventInTransaction, type StoredEvent } from '../db/event-store';
 import { inTransaction, type Tx } from '../db/transaction';
@@ -11,6 +14,7 @@ import {
   type LoopSource,
   type LoopTask,
   type ReviewArtifact,
+  type SetupRecord,
   type TaskChanges,
   type TaskLoopStore,
 } from '../engine/loop/loop-ports';
@@ -88,6 +92,10 @@ export class PrismaTaskStore implements TaskLoopStore {
       maxTokens: task.maxTokens,
       tokensUsed: task.tokensUsed,
       limits: pickRunLimits(task),
+      setupCommands: (task.setupCommands as string[][] | null) ?? null,
+      buildCommand: (task.buildCommand as string[] | null) ?? null,
+      knownFailures: (task.knownFailures as string[] | null) ?? [],
+      setup: (task.setup as SetupRecord | null) ?? null,
       openSteps: task.planSteps.map((step) => ({
         index: step.index,
         gates: step.gates as string[][],
@@ -103,7 +111,35 @@ export class PrismaTaskStore implements TaskLoopStore {
             },
       lastRun: await this.lastRun(taskId),
       baselineRun: await this.baselineRun(taskId),
+      referenceRun: await this.referenceRun(taskId),
+      recentlyBroken: await this.recentlyBroken(taskId),
     };
+  }
+
+  /** The run of the newest checkpoint: the newest winner's, else the baseline's (with cases). */
+  private async referenceRun(taskId: string): Promise<RunSummary | null> {
+    const run = await this.db.run.findFirst({
+      where: {
+        taskId,
+        OR: [{ kind: 'baseline' }, { kind: 'hypothesis', hypothesis: { verdict: 'winner' } }],
+      },
+      orderBy: { createdAt: 'desc' },
+    });
+    return run === null ? null : runSummaryOf(run);
+  }
+
+  /** Tests that the newest finished iteration's hypotheses broke. */
+  private async recentlyBroken(taskId: string): Promise<string[]> {
+    const iteration = await this.db.iteration.findFirst({
+      where: { taskId, status: 'done' },
+      orderBy: { index: 'desc' },
+      select: { runs: { select: { tests: true } } },
+    });
+    const broken = new Set<string>();
+    for (const run of iteration?.runs ?? []) {
+      for (const id of (run.tests as TestDelta | null)?.broken ?? []) broken.add(id);
+    }
+    return [...broken];
   }
 
   /** The newest best run: the top-ranked hypothesis of the newest finished iteration, or the baseline. */
@@ -159,9 +195,10 @@ export class PrismaTaskStore implements TaskLoopStore {
             await tx.task.findUnique({ where: { id: taskId }, select: { checkpointSha: true } })
           )?.checkpointSha,
           ...runColumns(command, mode, run),
+          cases: json(run.cases),
         },
       });
-      await emit({ type: 'baseline.finished', run });
+      await emit({ type: 'baseline.finished', run: { ...run, cases: [] } });
     });
   }
 
@@ -243,7 +280,7 @@ export class PrismaTaskStore implements TaskLoopStore {
                 ? 'winner'
                 : result.error !== null
                   ? 'error'
-                  : result.exitCode === 0 && !(result.parsed && result.failed > 0)
+                  : result.disqualified === null
                     ? 'passed'
                     : 'failed',
             changedLines: result.changedLines,
@@ -258,6 +295,8 @@ export class PrismaTaskStore implements TaskLoopStore {
             hypothesisId: hypothesis.id,
             kind: 'hypothesis',
             ...runColumns(record.command, report.mode, result),
+            // The winner's tests are the next iteration's reference; the others' are not needed.
+            ...(result.name === report.winner ? { cases: json(result.cases) } : {}),
           },
         });
       }
@@ -283,7 +322,7 @@ export class PrismaTaskStore implements TaskLoopStore {
           winner: report.winner,
           checkpointSha: record.checkpointSha,
           green: record.green,
-          ranked: report.hypotheses,
+          ranked: report.hypotheses.map((h) => ({ ...h, cases: [] })),
           rejected: record.rejected.map(({ name, reason }) => ({ name, reason })),
         },
         record.checkpointSha === null ? {} : { checkpointSha: record.checkpointSha },
@@ -340,7 +379,11 @@ export class PrismaTaskStore implements TaskLoopStore {
     });
   }
 
-  async recordReview(taskId: string, artifact: ReviewArtifact): Promise<void> {
+  async recordReview(
+    taskId: string,
+    artifact: ReviewArtifact,
+    evidence: { readonly partial: boolean; readonly stillFailing: readonly string[] },
+  ): Promise<void> {
     await this.transact(taskId, async (tx, emit) => {
       await tx.diff.upsert({
         where: { sha256: artifact.sha256 },
@@ -352,12 +395,17 @@ export class PrismaTaskStore implements TaskLoopStore {
         },
         update: {},
       });
-      await emit({
-        type: 'review.ready',
-        diffSha256: artifact.sha256,
-        flags: artifact.flags,
-        size: artifact.bytes.length,
-      });
+      await emit(
+        {
+          type: 'review.ready',
+          diffSha256: artifact.sha256,
+          flags: artifact.flags,
+          size: artifact.bytes.length,
+          partial: evidence.partial,
+          stillFailing: evidence.stillFailing,
+        },
+        { reviewPartial: evidence.partial, stillFailing: evidence.stillFailing },
+      );
     });
   }
 }
@@ -379,6 +427,7 @@ export async function applyEvent(
   if (row === null) throw new AppError('NOT_FOUND', `no task ${taskId}`);
   const before: TaskState = { ...row, status: statusOf(row.status) };
   const after = reduceTask(before, event);
+  const { setup, stillFailing, ...columns } = changes;
   if (after !== before || Object.keys(changes).length > 0) {
     await tx.task.update({
       where: { id: taskId },
@@ -393,7 +442,9 @@ export async function applyEvent(
             : after.status === 'rejected'
               ? 'rejected'
               : 'none',
-        ...changes,
+        ...columns,
+        ...(setup === undefined ? {} : { setup: json(setup) }),
+        ...(stillFailing === undefined ? {} : { stillFailing: json(stillFailing) }),
       },
     });
   }
@@ -424,6 +475,9 @@ function runColumns(command: readonly string[], mode: string, run: Omit<RunSumma
     failed: run.failed,
     skipped: run.skipped,
     parsed: run.parsed,
+    buildFailed: run.buildFailed,
+    ...(run.tests === null ? {} : { tests: json(run.tests) }),
+    disqualified: run.disqualified,
     outputTail: run.outputTail,
     error: run.error,
   };
@@ -438,10 +492,15 @@ export function runSummaryOf(run: {
   failed: number;
   skipped: number;
   parsed: boolean;
+  buildFailed: boolean;
+  cases: unknown;
+  tests: unknown;
+  disqualified: string | null;
   outputTail: string;
   error: string | null;
 }): RunSummary {
-  return {
+  const tests = (run.tests as TestDelta | null) ?? null;
+  const summary = {
     exitCode: run.exitCode,
     signal: run.signal,
     timedOut: run.timedOut,
@@ -450,9 +509,16 @@ export function runSummaryOf(run: {
     failed: run.failed,
     skipped: run.skipped,
     parsed: run.parsed,
-    green:
-      run.exitCode === 0 && !run.timedOut && run.error === null && !(run.parsed && run.failed > 0),
+    buildFailed: run.buildFailed,
+    cases: (run.cases as TestCase[] | null) ?? [],
+    tests,
+    disqualified: run.disqualified,
     outputTail: run.outputTail,
     error: run.error,
   };
+  const green =
+    tests === null
+      ? isPass({ ...summary, index: 0, changedLines: 0 })
+      : run.disqualified === null && run.error === null;
+  return { ...summary, green };
 }

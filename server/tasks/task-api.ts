@@ -49,6 +49,16 @@ export interface CreateTaskInput {
   readonly plan?: readonly PlanStepInput[] | undefined;
   /** Caps of each sandboxed run; a field left out takes the server's default. */
   readonly limits?: Partial<RunLimits> | undefined;
+  /**
+   * Installs dependencies once, in the worktree, with network only through the egress allowlist
+   * (argv each). Left out: detected from the tree and shown on the task before it runs; `[]`:
+   * no setup at all.
+   */
+  readonly setupCommands?: readonly (readonly string[])[] | undefined;
+  /** Runs before the test command in every run, offline (`cmake --build build`, `tsc -p .`). */
+  readonly buildCommand?: readonly string[] | undefined;
+  /** Test ids that may keep failing (environmental): the task is green without them. */
+  readonly knownFailures?: readonly string[] | undefined;
 }
 
 export interface GateView {

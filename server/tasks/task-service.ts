@@ -11,7 +11,11 @@ import { AppError } from '../errors/app-error';
 import type { GitUrlPolicy } from '../engine/intake/git-url-policy';
 import { activeStatuses } from '../engine/loop/task-status';
 import { maxIterationsCeiling } from '../engine/loop/task-step';
-import { checkCommand } from '../engine/policy/command-policy';
+import {
+  checkBuildCommand,
+  checkCommand,
+  checkSetupCommand,
+} from '../engine/policy/command-policy';
 import { verifySha256 } from '../engine/review/review-artifact';
 import { pathProblem } from '../engine/shadow/hypothesis-paths';
 import { listTreeFiles, readTreeFile } from '../engine/workspace/tree-files';
@@ -125,6 +129,46 @@ function checkPlan(plan: readonly PlanStepInput[]): readonly PlanStepInput[] {
   return plan;
 }
 
+const maxSetupCommands = 16;
+const maxKnownFailures = 1000;
+
+function checkSetupCommands(
+  commands: readonly (readonly string[])[] | undefined,
+): readonly (readonly string[])[] | undefined {
+  if (commands === undefined) return undefined;
+  if (commands.length > maxSetupCommands) {
+    throw new AppError(
+      'INVALID_ARGUMENT',
+      `a task may have at most ${maxSetupCommands} setup commands, got ${commands.length}`,
+    );
+  }
+  commands.forEach((argv, i) => {
+    const verdict = checkSetupCommand(argv);
+    if (!verdict.ok) {
+      throw new AppError('COMMAND_NOT_ALLOWED', `setup command ${i + 1}: ${verdict.message}`);
+    }
+  });
+  return commands;
+}
+
+function checkKnownFailures(ids: readonly string[]): readonly string[] {
+  if (ids.length > maxKnownFailures) {
+    throw new AppError(
+      'INVALID_ARGUMENT',
+      `knownFailures may list at most ${maxKnownFailures} tests, got ${ids.length}`,
+    );
+  }
+  ids.forEach((id, i) => {
+    if (id.trim() === '' || id.length > 1000 || /[\u0000-\u001f]/.test(id)) {
+      throw new AppError(
+        'INVALID_ARGUMENT',
+        `knownFailures[${i}] must be a test id of 1 to 1000 printable characters`,
+      );
+    }
+  });
+  return ids;
+}
+
 export class TaskService implements TaskServiceApi {
   private readonly cleaner;
 
@@ -151,6 +195,12 @@ export class TaskService implements TaskServiceApi {
       const verdict = checkCommand(input.testCommand);
       if (!verdict.ok) throw new AppError('COMMAND_NOT_ALLOWED', verdict.message);
       const plan = checkPlan(input.plan ?? []);
+      const setupCommands = checkSetupCommands(input.setupCommands);
+      if (input.buildCommand !== undefined) {
+        const build = checkBuildCommand(input.buildCommand);
+        if (!build.ok) throw new AppError('COMMAND_NOT_ALLOWED', `build command: ${build.message}`);
+      }
+      const knownFailures = checkKnownFailures(input.knownFailures ?? []);
       const fixer = input.fixer ?? 'external';
       if (fixer === 'llm' && !this.deps.llmAvailable) {
         throw new AppError(
@@ -215,6 +265,11 @@ export class TaskService implements TaskServiceApi {
             maxMemoryMb: limits.maxMemoryMb ?? null,
             maxPids: limits.maxPids ?? null,
             maxDiskMb: limits.maxDiskMb ?? null,
+            ...(setupCommands === undefined
+              ? {}
+              : { setupCommands: setupCommands.map((argv) => [...argv]) }),
+            ...(input.buildCommand === undefined ? {} : { buildCommand: [...input.buildCommand] }),
+            knownFailures: [...knownFailures],
             maxTokens:
               input.maxTokens ??
               (fixer === 'llm' ? (this.deps.defaultTaskTokenBudget ?? null) : null),

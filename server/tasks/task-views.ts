@@ -1,9 +1,57 @@
 import type { Db } from '../db/client';
 import { AppError } from '../errors/app-error';
+import type { SetupRecord } from '../engine/loop/loop-ports';
+import { failingIds, remainingFailures } from '../engine/loop/run-evidence';
+import type { TestCase } from '../engine/parsers';
 import type { DiffFlags } from '../engine/review/diff-flags';
+import type { TestDelta } from '../engine/shadow/test-delta';
 import { loadPlan } from './plan-views';
 import { statusOf } from './prisma-task-store';
-import type { HypothesisView, IterationView, TaskSummary, TaskView } from './task-api';
+import type {
+  BaselineView,
+  HypothesisView,
+  IterationView,
+  TaskSummary,
+  TaskView,
+} from './task-api';
+
+/*
+ * The views' evidence fields (setup, build, tests by id), merged into the interfaces of
+ * task-api.ts: part of the REST and MCP contract like the rest of them.
+ */
+declare module './task-api' {
+  interface HypothesisView {
+    /** The code did not build: no test ran. */
+    readonly buildFailed: boolean;
+    /** Against the run's reference (the baseline or the checkpoint built on); null without one. */
+    readonly tests: TestDelta | null;
+    /** Why the run cannot win, in words; null for a pass (or a run not judged yet). */
+    readonly disqualified: string | null;
+  }
+
+  interface BaselineView {
+    readonly buildFailed: boolean;
+    /** The ids of the tests that failed, when the runner names its tests. */
+    readonly failingTests: readonly string[];
+    /** The tests already pass at the baseline (but the task's known failures). */
+    readonly green: boolean;
+  }
+
+  interface TaskView {
+    /** The task's own setup commands; null: detected from the tree; []: no setup. */
+    readonly setupCommands: readonly (readonly string[])[] | null;
+    /** Runs before the test command in every run; null: none. */
+    readonly buildCommand: readonly string[] | null;
+    /** Test ids that may keep failing: the task is green without them. */
+    readonly knownFailures: readonly string[];
+    /** What the setup did, once it ran: commands, reasons, cache, duration, egress. */
+    readonly setup: SetupRecord | null;
+    /** The fix under review leaves baseline failures failing (listed in `stillFailing`). */
+    readonly reviewPartial: boolean;
+    /** Tests still failing in the fix under review, all of them failing since the baseline. */
+    readonly stillFailing: readonly string[];
+  }
+}
 
 type SourceColumns = {
   sourceKind: string;
@@ -19,6 +67,55 @@ export const sourceView = (task: SourceColumns): TaskView['source'] =>
 
 const byRank = (a: HypothesisView, b: HypothesisView): number =>
   (a.rank ?? Number.MAX_SAFE_INTEGER) - (b.rank ?? Number.MAX_SAFE_INTEGER);
+
+// Json columns, written by the task store from these types.
+const testIds = (value: unknown): readonly string[] => (value as string[] | null) ?? [];
+const testCases = (value: unknown): readonly TestCase[] => (value as TestCase[] | null) ?? [];
+
+type BaselineColumns = {
+  passed: number;
+  failed: number;
+  skipped: number;
+  exitCode: number | null;
+  timedOut: boolean;
+  durationMs: number;
+  parsed: boolean;
+  buildFailed: boolean;
+  cases: unknown;
+  outputTail: string;
+  error: string | null;
+};
+
+/**
+ * Green at the baseline: the tests ran to a readable end and every failure is a known one (a run
+ * with no failure must also have exited 0).
+ */
+function alreadyGreen(
+  run: BaselineColumns,
+  cases: readonly TestCase[],
+  known: readonly string[],
+): boolean {
+  if (run.error !== null || run.timedOut || run.buildFailed || !run.parsed) return false;
+  if (run.passed + run.failed === 0) return false;
+  if (remainingFailures({ cases, failed: run.failed }, known).count > 0) return false;
+  return run.failed > 0 || run.exitCode === 0;
+}
+
+function baselineView(run: BaselineColumns, knownFailures: readonly string[]): BaselineView {
+  const cases = testCases(run.cases);
+  return {
+    passed: run.passed,
+    failed: run.failed,
+    skipped: run.skipped,
+    exitCode: run.exitCode,
+    durationMs: run.durationMs,
+    parsed: run.parsed,
+    outputTail: run.outputTail,
+    buildFailed: run.buildFailed,
+    failingTests: failingIds({ cases }),
+    green: alreadyGreen(run, cases, knownFailures),
+  };
+}
 
 /** Reads one task as the API shows it (`GET /api/v1/tasks/{id}`). */
 export async function loadTaskView(db: Db, taskId: string): Promise<TaskView> {
@@ -48,6 +145,7 @@ export async function loadTaskView(db: Db, taskId: string): Promise<TaskView> {
   });
   if (task === null) throw new AppError('NOT_FOUND', `no task ${taskId}`);
   const baseline = task.runs[0];
+  const knownFailures = testIds(task.knownFailures);
   const iterations: IterationView[] = task.iterations.map((iteration) => ({
     index: iteration.index,
     status: iteration.status,
@@ -71,6 +169,9 @@ export async function loadTaskView(db: Db, taskId: string): Promise<TaskView> {
           mode: run?.mode ?? null,
           outputTail: run?.outputTail ?? '',
           error: h.error ?? run?.error ?? null,
+          buildFailed: run?.buildFailed ?? false,
+          tests: (run?.tests as TestDelta | null | undefined) ?? null,
+          disqualified: run?.disqualified ?? null,
         };
       })
       .sort(byRank),
@@ -82,18 +183,7 @@ export async function loadTaskView(db: Db, taskId: string): Promise<TaskView> {
     testCommand: task.testCommand as string[],
     maxIterations: task.maxIterations,
     hypothesesPerIteration: task.hypothesesPerIteration,
-    baseline:
-      baseline === undefined
-        ? null
-        : {
-            passed: baseline.passed,
-            failed: baseline.failed,
-            skipped: baseline.skipped,
-            exitCode: baseline.exitCode,
-            durationMs: baseline.durationMs,
-            parsed: baseline.parsed,
-            outputTail: baseline.outputTail,
-          },
+    baseline: baseline === undefined ? null : baselineView(baseline, knownFailures),
     iterations,
     pendingHypotheses: task.hypotheses.map((h) => h.name),
     diffSha256: task.diffSha256,
@@ -113,6 +203,12 @@ export async function loadTaskView(db: Db, taskId: string): Promise<TaskView> {
       comment: r.comment ?? '',
       diffSha256: r.diffSha256,
     })),
+    setupCommands: (task.setupCommands as string[][] | null) ?? null,
+    buildCommand: (task.buildCommand as string[] | null) ?? null,
+    knownFailures,
+    setup: (task.setup as SetupRecord | null) ?? null,
+    reviewPartial: task.reviewPartial,
+    stillFailing: testIds(task.stillFailing),
   };
 }
 

@@ -75,6 +75,67 @@ describe('POST /api/v1/tasks with JSON', () => {
     await expectError(refused, 400, 'INVALID_ARGUMENT', /maxPids/);
   });
 
+  it('passes the setup commands, the build command and the known failures through', async () => {
+    const response = await create(
+      jsonRequest('POST', '/tasks', {
+        ...gitTask,
+        setupCommands: [
+          ['npm', 'ci'],
+          ['npm', 'run', 'prepare'],
+        ],
+        buildCommand: ['npx', 'tsc', '-p', '.'],
+        knownFailures: ['tests/test_net.py::test_download'],
+      }),
+    );
+    expect(response.status).toBe(201);
+    expect(fake.tasks.created[0]!.input).toMatchObject({
+      setupCommands: [
+        ['npm', 'ci'],
+        ['npm', 'run', 'prepare'],
+      ],
+      buildCommand: ['npx', 'tsc', '-p', '.'],
+      knownFailures: ['tests/test_net.py::test_download'],
+    });
+  });
+
+  it('keeps "no setup" ([]) apart from "detect" (left out)', async () => {
+    await create(jsonRequest('POST', '/tasks', { ...gitTask, setupCommands: [] }));
+    await create(jsonRequest('POST', '/tasks', gitTask));
+    const [none, detect] = fake.tasks.created;
+    expect(none!.input.setupCommands).toEqual([]);
+    expect(detect!.input.setupCommands).toBeUndefined();
+  });
+
+  it.each([
+    ['setupCommands', 'npm ci', /^setupCommands: setupCommands must be an array of commands/],
+    ['setupCommands', ['npm', 'ci'], /^setupCommands\[0\]: .*array of strings/],
+    ['setupCommands', [[]], /^setupCommands\[0\]: a setup command needs at least the program/],
+    ['setupCommands', [['npm', '']], /^setupCommands\[0\]\[1\]: an argument may not be empty/],
+    [
+      'setupCommands',
+      Array.from({ length: 17 }, () => ['npm', 'ci']),
+      /^setupCommands: setupCommands may hold at most 16 commands/,
+    ],
+    ['buildCommand', 'make', /^buildCommand: buildCommand must be an array of strings/],
+    ['buildCommand', [], /^buildCommand: buildCommand needs at least the program/],
+    ['knownFailures', 'test_a', /^knownFailures: knownFailures must be an array of test ids/],
+    ['knownFailures', ['test_a', ''], /^knownFailures\[1\]: a test id may not be empty/],
+  ])('refuses %s = %j, naming the field', async (field, value, message) => {
+    const response = await create(jsonRequest('POST', '/tasks', { ...gitTask, [field]: value }));
+    await expectError(response, 400, 'INVALID_ARGUMENT', message);
+    expect(fake.tasks.created).toHaveLength(0);
+  });
+
+  it("answers the service's refusal of a setup command with 400 naming it", async () => {
+    vi.spyOn(fake.tasks, 'createTask').mockRejectedValueOnce(
+      new AppError('COMMAND_NOT_ALLOWED', "setup command 1: 'curl' is not a setup tool"),
+    );
+    const response = await create(
+      jsonRequest('POST', '/tasks', { ...gitTask, setupCommands: [['curl', 'https://x.sh']] }),
+    );
+    await expectError(response, 400, 'COMMAND_NOT_ALLOWED', /^setup command 1: /);
+  });
+
   it('accepts a charset parameter on the content type', async () => {
     const request = jsonRequest('POST', '/tasks', gitTask, {
       ...auth(),
@@ -324,6 +385,74 @@ describe('POST /api/v1/tasks with multipart/form-data', () => {
     );
     await expectError(response, 400, 'INVALID_ARGUMENT', message);
     expect(await fake.uploads()).toEqual([]);
+  });
+
+  it('reads setupCommands as JSON, buildCommand as a command line, knownFailures by line', async () => {
+    const response = await create(
+      multipartRequest([
+        { name: 'testCommand', value: '["ctest","--test-dir","build"]' },
+        { name: 'setupCommands', value: '[["cmake","-B","build"]]' },
+        { name: 'buildCommand', value: "cmake --build build --target 'all tests'" },
+        { name: 'knownFailures', value: 'net_download\r\n\n  dns_lookup  \n' },
+        { name: 'archive', value: archive, fileName: 'a.zip' },
+      ]),
+    );
+    expect(response.status).toBe(201);
+    expect(fake.tasks.created[0]!.input).toMatchObject({
+      setupCommands: [['cmake', '-B', 'build']],
+      buildCommand: ['cmake', '--build', 'build', '--target', 'all tests'],
+      knownFailures: ['net_download', 'dns_lookup'],
+    });
+  });
+
+  it('reads buildCommand and knownFailures given as JSON arrays, "[]" as no setup', async () => {
+    const response = await create(
+      multipartRequest([
+        { name: 'testCommand', value: '["pytest"]' },
+        { name: 'setupCommands', value: '[]' },
+        { name: 'buildCommand', value: '["python3","-m","compileall","."]' },
+        { name: 'knownFailures', value: '["t.py::a b"]' },
+        { name: 'archive', value: archive, fileName: 'a.zip' },
+      ]),
+    );
+    expect(response.status).toBe(201);
+    expect(fake.tasks.created[0]!.input).toMatchObject({
+      setupCommands: [],
+      buildCommand: ['python3', '-m', 'compileall', '.'],
+      knownFailures: ['t.py::a b'],
+    });
+  });
+
+  it('leaves an empty setupCommands field out: detected from the tree', async () => {
+    const response = await create(
+      multipartRequest([
+        { name: 'testCommand', value: '["pytest"]' },
+        { name: 'setupCommands', value: '' },
+        { name: 'archive', value: archive, fileName: 'a.zip' },
+      ]),
+    );
+    expect(response.status).toBe(201);
+    expect(fake.tasks.created[0]!.input.setupCommands).toBeUndefined();
+  });
+
+  it.each([
+    ['setupCommands', 'npm ci', /^setupCommands must be a JSON array of commands/],
+    ['setupCommands', '[["npm",""]]', /^setupCommands\[0\]\[1\]: an argument may not be empty/],
+    ['buildCommand', 'make && make install', /^buildCommand: '&&' is a shell operator/],
+    ['buildCommand', 'make $TARGET', /^buildCommand: \$TARGET would be expanded/],
+    ['buildCommand', '["make"', /^buildCommand must be a JSON array of strings or a command line/],
+    ['knownFailures', '[1]', /^knownFailures\[0\]: /],
+  ])('refuses a %s field %j, naming it, and deletes the upload', async (name, value, message) => {
+    const response = await create(
+      multipartRequest([
+        { name: 'testCommand', value: '["pytest"]' },
+        { name, value },
+        { name: 'archive', value: archive, fileName: 'a.zip' },
+      ]),
+    );
+    await expectError(response, 400, 'INVALID_ARGUMENT', message);
+    expect(await fake.uploads()).toEqual([]);
+    expect(fake.tasks.created).toHaveLength(0);
   });
 
   it('refuses a count that is not a whole number', async () => {

@@ -6,6 +6,7 @@ import { authenticate } from './auth';
 import { restHandler, type RestRuntime } from './handler';
 import { isJsonMediaType, jsonResponse, mediaTypeOf } from './http';
 import { readJsonBody } from './json-body';
+import { formToInput } from './create-task-form';
 import { receiveMultipartUpload, type UploadedFile } from './multipart-upload';
 import { bodyLimits, createTaskFieldsSchema, type CreateTaskFields } from './schemas';
 import { parseWith } from './validation';
@@ -60,7 +61,11 @@ async function createFromMultipart(
     maxFileBytes: runtime.maxUploadBytes,
   });
   try {
-    const fields = parseWith(createTaskFieldsSchema, formToInput(upload.fields), 'form');
+    const fields = parseWith(
+      createTaskFieldsSchema,
+      formToInput(upload.fields, { fileField: archiveField }),
+      'form',
+    );
     return await create(runtime, actor, fields, sourceOf(fields, upload.file));
   } catch (error) {
     // Refused before the task service took the file: it must not stay behind.
@@ -105,60 +110,10 @@ async function create(
     maxTokens: fields.maxTokens,
     plan: fields.plan,
     limits: pickRunLimits(fields),
+    setupCommands: fields.setupCommands,
+    buildCommand: fields.buildCommand,
+    knownFailures: fields.knownFailures,
   };
   const { id } = await runtime.tasks.createTask(input, actor);
   return jsonResponse({ id }, 201, { Location: `/api/v1/tasks/${encodeURIComponent(id)}` });
-}
-
-const integerFields = new Set([
-  'maxIterations',
-  'hypothesesPerIteration',
-  'maxTokens',
-  'maxMemoryMb',
-  'maxPids',
-  'maxDiskMb',
-]);
-/** Form fields that carry JSON (arrays, booleans). */
-const jsonFields = new Set(['testCommand', 'plan', 'allowTestEdits']);
-
-/**
- * Form fields are strings: `testCommand` is a JSON array, the counts are decimal numbers, and an
- * empty field counts as absent (what an HTML form sends for an unused input).
- */
-function formToInput(fields: ReadonlyMap<string, string>): Record<string, unknown> {
-  const entries: [string, unknown][] = [];
-  for (const [name, value] of fields) {
-    if (name === archiveField) {
-      throw new AppError(
-        'INVALID_ARGUMENT',
-        'the field "archive" must be a file part (with a filename), not a text field',
-      );
-    }
-    if (value === '') continue;
-    if (jsonFields.has(name)) entries.push([name, parseJsonField(name, value)]);
-    else if (integerFields.has(name)) entries.push([name, parseInteger(name, value)]);
-    else entries.push([name, value]);
-  }
-  // fromEntries defines own properties, so a field named "__proto__" is just an unknown field.
-  return Object.fromEntries(entries);
-}
-
-function parseJsonField(name: string, value: string): unknown {
-  try {
-    return JSON.parse(value) as unknown;
-  } catch {
-    throw new AppError(
-      'INVALID_ARGUMENT',
-      name === 'testCommand'
-        ? 'testCommand must be a JSON array of strings, e.g. ["pytest","-q"]'
-        : `${name} must be JSON (${name === 'plan' ? 'an array of steps' : 'true or false'})`,
-    );
-  }
-}
-
-function parseInteger(name: string, value: string): number {
-  if (!/^\s*\d{1,6}\s*$/.test(value)) {
-    throw new AppError('INVALID_ARGUMENT', `${name} must be a whole number`);
-  }
-  return Number(value);
 }

@@ -10,16 +10,40 @@ export const bodyLimits = {
   small: 1024 * 1024,
 } as const;
 
-export const testCommandSchema = z
+/** An argv: what runs, without a shell. `name` is what messages call it. */
+const argvSchema = (name: string, example: string) =>
+  z
+    .array(
+      z
+        .string()
+        .min(1, 'an argument may not be empty')
+        .max(4096, 'an argument may hold at most 4096 characters'),
+      `${name} must be an array of strings (argv), e.g. ${example}`,
+    )
+    .min(1, `${name} needs at least the program to run`)
+    .max(64, `${name} may hold at most 64 arguments`);
+
+export const testCommandSchema = argvSchema('testCommand', '["pytest","-q"]');
+
+export const buildCommandSchema = argvSchema('buildCommand', '["cmake","--build","build"]');
+
+/** Left out: detected from the tree; `[]`: no setup. The command policy checks each one. */
+export const setupCommandsSchema = z
+  .array(
+    argvSchema('a setup command', '["npm","ci"]'),
+    'setupCommands must be an array of commands, each an array of strings (argv), e.g. [["npm","ci"]]',
+  )
+  .max(16, 'setupCommands may hold at most 16 commands');
+
+export const knownFailuresSchema = z
   .array(
     z
       .string()
-      .min(1, 'an argument may not be empty')
-      .max(4096, 'an argument may hold at most 4096 characters'),
-    'testCommand must be an array of strings (argv), e.g. ["pytest","-q"]',
+      .min(1, 'a test id may not be empty')
+      .max(1000, 'a test id may hold at most 1000 characters'),
+    'knownFailures must be an array of test ids, e.g. ["tests/test_net.py::test_download"]',
   )
-  .min(1, 'testCommand needs at least the program to run')
-  .max(64, 'testCommand may hold at most 64 arguments');
+  .max(1000, 'knownFailures may list at most 1000 tests');
 
 /** The fields shared by the JSON and the multipart forms of `POST /api/v1/tasks`. */
 export const createTaskFieldsSchema = z.strictObject({
@@ -45,6 +69,9 @@ export const createTaskFieldsSchema = z.strictObject({
     )
     .max(50)
     .optional(),
+  setupCommands: setupCommandsSchema.optional(),
+  buildCommand: buildCommandSchema.optional(),
+  knownFailures: knownFailuresSchema.optional(),
 });
 
 export type CreateTaskFields = z.output<typeof createTaskFieldsSchema>;

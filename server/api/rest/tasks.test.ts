@@ -50,7 +50,7 @@ describe('GET /api/v1/tasks', () => {
 });
 
 describe('GET /api/v1/tasks/{id}', () => {
-  it('returns the TaskView', async () => {
+  it("returns the TaskView, with the setup and each hypothesis's tests by id", async () => {
     const task = fake.tasks.addTask({
       status: 'awaiting_review',
       baseline: {
@@ -61,6 +61,55 @@ describe('GET /api/v1/tasks/{id}', () => {
         durationMs: 1200,
         parsed: true,
         outputTail: '1 failed',
+        buildFailed: false,
+        failingTests: ['test_calc.py::test_mean'],
+        green: false,
+      },
+      iterations: [
+        {
+          index: 1,
+          status: 'done',
+          winner: 'fix',
+          checkpointSha: 'b'.repeat(40),
+          hypotheses: [
+            {
+              name: 'fix',
+              origin: 'api',
+              rank: 1,
+              verdict: 'winner',
+              passed: 4,
+              failed: 0,
+              skipped: 0,
+              exitCode: 0,
+              timedOut: false,
+              durationMs: 900,
+              changedLines: 2,
+              mode: 'overlay',
+              outputTail: '4 passed',
+              error: null,
+              buildFailed: false,
+              tests: {
+                fixed: ['test_calc.py::test_mean'],
+                broken: [],
+                stillFailing: [],
+                missing: [],
+                added: [],
+                byId: true,
+                counts: { fixed: 1, broken: 0, stillFailing: 0, missing: 0, added: 0 },
+              },
+              disqualified: null,
+            },
+          ],
+        },
+      ],
+      setup: {
+        commands: [['npm', 'ci']],
+        detected: true,
+        reasons: ['package-lock.json → npm ci'],
+        cached: true,
+        durationMs: 800,
+        egress: [],
+        env: {},
       },
       diffSha256: 'a'.repeat(64),
     });

@@ -18,6 +18,9 @@ export const createTaskInputSchema = z.strictObject({
   maxMemoryMb: createTaskFieldsSchema.shape.maxMemoryMb,
   maxPids: createTaskFieldsSchema.shape.maxPids,
   maxDiskMb: createTaskFieldsSchema.shape.maxDiskMb,
+  setupCommands: createTaskFieldsSchema.shape.setupCommands,
+  buildCommand: createTaskFieldsSchema.shape.buildCommand,
+  knownFailures: createTaskFieldsSchema.shape.knownFailures,
 });
 
 export const submitHypothesisInputSchema = z.strictObject({

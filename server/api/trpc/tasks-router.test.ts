@@ -131,6 +131,31 @@ describe('tasks router', () => {
     ]);
   });
 
+  it('passes the setup commands, the build command and the known failures through', async () => {
+    await caller().tasks.create({
+      gitUrl: 'https://example.com/repo.git',
+      testCommand: ['npm', 'test'],
+      setupCommands: [],
+      buildCommand: ['npx', 'tsc', '-p', '.'],
+      knownFailures: ['net > downloads'],
+    });
+    expect(tasks.created[0]?.input).toMatchObject({
+      setupCommands: [],
+      buildCommand: ['npx', 'tsc', '-p', '.'],
+      knownFailures: ['net > downloads'],
+    });
+    const refused = await caller()
+      .tasks.create({
+        gitUrl: 'https://example.com/repo.git',
+        testCommand: ['npm', 'test'],
+        setupCommands: [[]],
+      })
+      .catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(TRPCError);
+    expect((refused as TRPCError).message).toMatch(/a setup command needs at least the program/);
+    expect(tasks.created).toHaveLength(1);
+  });
+
   it('refuses bad input before the service sees it', async () => {
     expect(await refusal(caller().tasks.create({ gitUrl: 'x', testCommand: [] }))).toBe(
       'BAD_REQUEST',

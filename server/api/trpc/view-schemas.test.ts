@@ -6,8 +6,13 @@ import { taskViewSchema } from './view-schemas';
 type Parsed = z.output<typeof taskViewSchema>;
 type Step = Parsed['plan'][number];
 type Gate = Step['gates'][number];
+type Hypothesis = Parsed['iterations'][number]['hypotheses'][number];
+type TaskHypothesis = TaskView['iterations'][number]['hypotheses'][number];
 
-/** A view with every optional part filled in: an LLM task with a plan and a model's comment. */
+/**
+ * A view with every optional part filled in: an LLM task with a setup, a plan, a partial fix with
+ * its tests by id, and a model's comment.
+ */
 const view: TaskView = {
   id: 'c0123456789abcdef01234567',
   status: 'awaiting_review',
@@ -23,8 +28,47 @@ const view: TaskView = {
     durationMs: 420,
     parsed: true,
     outputTail: '1 failed',
+    buildFailed: false,
+    failingTests: ['tests/test_calc.py::test_mean'],
+    green: false,
   },
-  iterations: [],
+  iterations: [
+    {
+      index: 1,
+      status: 'done',
+      winner: 'fix-mean',
+      checkpointSha: 'b'.repeat(40),
+      hypotheses: [
+        {
+          name: 'fix-mean',
+          origin: 'llm',
+          rank: 1,
+          verdict: 'winner',
+          passed: 2,
+          failed: 0,
+          skipped: 0,
+          exitCode: 0,
+          timedOut: false,
+          durationMs: 400,
+          changedLines: 2,
+          mode: 'overlay',
+          outputTail: '2 passed',
+          error: null,
+          buildFailed: false,
+          tests: {
+            fixed: ['tests/test_calc.py::test_mean'],
+            broken: [],
+            stillFailing: [],
+            missing: [],
+            added: [],
+            byId: true,
+            counts: { fixed: 1, broken: 0, stillFailing: 0, missing: 0, added: 0 },
+          },
+          disqualified: null,
+        },
+      ],
+    },
+  ],
   pendingHypotheses: [],
   diffSha256: 'f'.repeat(64),
   approvedDiffSha256: null,
@@ -66,6 +110,29 @@ const view: TaskView = {
       diffSha256: 'f'.repeat(64),
     },
   ],
+  setupCommands: null,
+  buildCommand: ['python3', '-m', 'compileall', '-q', '.'],
+  knownFailures: ['tests/test_net.py::test_download'],
+  setup: {
+    commands: [['pip', 'install', '-r', 'requirements.txt']],
+    detected: true,
+    reasons: ['requirements.txt → pip install -r requirements.txt'],
+    cached: false,
+    durationMs: 5300,
+    egress: [
+      { host: 'pypi.org', port: 443, allowed: true, count: 3 },
+      {
+        host: 'downloads.example.com',
+        port: 443,
+        allowed: false,
+        reason: 'not on the allowlist',
+        count: 1,
+      },
+    ],
+    env: { PIP_CACHE_DIR: '.cache/pip' },
+  },
+  reviewPartial: true,
+  stillFailing: ['tests/test_calc.py::test_median'],
 };
 
 describe('taskViewSchema', () => {
@@ -80,11 +147,31 @@ describe('taskViewSchema', () => {
     expectTypeOf<keyof Parsed['reviewComments'][number]>().toEqualTypeOf<
       keyof TaskView['reviewComments'][number]
     >();
+    expectTypeOf<keyof Hypothesis>().toEqualTypeOf<keyof TaskHypothesis>();
+    expectTypeOf<keyof NonNullable<Hypothesis['tests']>>().toEqualTypeOf<
+      keyof NonNullable<TaskHypothesis['tests']>
+    >();
+    expectTypeOf<keyof NonNullable<Parsed['baseline']>>().toEqualTypeOf<
+      keyof NonNullable<TaskView['baseline']>
+    >();
+    expectTypeOf<keyof NonNullable<Parsed['setup']>>().toEqualTypeOf<
+      keyof NonNullable<TaskView['setup']>
+    >();
+    expectTypeOf<keyof NonNullable<Parsed['setup']>['egress'][number]>().toEqualTypeOf<
+      keyof NonNullable<TaskView['setup']>['egress'][number]
+    >();
     expectTypeOf<Parsed>().toExtend<TaskView>();
   });
 
   it('passes a full view through without stripping anything', () => {
     expect(taskViewSchema.parse(view)).toEqual(view);
+  });
+
+  it('keeps a refused host without a reason as it is (the reason is optional)', () => {
+    const setup = view.setup!;
+    const egress = [{ host: 'a.example', port: 80, allowed: false, count: 2 }];
+    const parsed = taskViewSchema.parse({ ...view, setup: { ...setup, egress } });
+    expect(parsed.setup?.egress).toEqual(egress);
   });
 
   it('refuses a step status it does not know', () => {

@@ -14,6 +14,25 @@ const sourceSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('archive'), name: z.string() }),
 ]);
 
+const testIds = list(z.string());
+
+/** A run against its reference, test by test (the engine's TestDelta). */
+const testDeltaSchema = z.object({
+  fixed: testIds,
+  broken: testIds,
+  stillFailing: testIds,
+  missing: testIds,
+  added: testIds,
+  byId: z.boolean(),
+  counts: z.object({
+    fixed: z.number(),
+    broken: z.number(),
+    stillFailing: z.number(),
+    missing: z.number(),
+    added: z.number(),
+  }),
+});
+
 const hypothesisViewSchema = z.object({
   name: z.string(),
   origin: z.string(),
@@ -29,6 +48,9 @@ const hypothesisViewSchema = z.object({
   mode: z.string().nullable(),
   outputTail: z.string(),
   error: z.string().nullable(),
+  buildFailed: z.boolean(),
+  tests: testDeltaSchema.nullable(),
+  disqualified: z.string().nullable(),
 });
 
 const iterationViewSchema = z.object({
@@ -47,6 +69,27 @@ const baselineViewSchema = z.object({
   durationMs: z.number(),
   parsed: z.boolean(),
   outputTail: z.string(),
+  buildFailed: z.boolean(),
+  failingTests: testIds,
+  green: z.boolean(),
+});
+
+const egressSchema = z.object({
+  host: z.string(),
+  port: z.number(),
+  allowed: z.boolean(),
+  reason: z.string().optional(),
+  count: z.number(),
+});
+
+const setupRecordSchema = z.object({
+  commands: list(list(z.string())),
+  detected: z.boolean(),
+  reasons: list(z.string()),
+  cached: z.boolean(),
+  durationMs: z.number(),
+  egress: list(egressSchema),
+  env: z.record(z.string(), z.string()).readonly(),
 });
 
 const gateViewSchema = z.object({
@@ -108,6 +151,12 @@ export const taskViewSchema = z.object({
   }),
   plan: list(planStepViewSchema),
   reviewComments: list(reviewCommentSchema),
+  setupCommands: list(list(z.string())).nullable(),
+  buildCommand: list(z.string()).nullable(),
+  knownFailures: testIds,
+  setup: setupRecordSchema.nullable(),
+  reviewPartial: z.boolean(),
+  stillFailing: testIds,
 });
 
 export const taskSummarySchema = z.object({

@@ -69,7 +69,7 @@ describe('shadowbox ingest end to end', () => {
     );
     expect(bad.exitCode).toBe(2);
     expect(bad.stdout).toBe(
-      '{"error":{"code":"ARCHIVE_LINK","message":"symbolic links are not accepted"}}',
+      '{"error":{"code":"ARCHIVE_LINK","message":"link \'l\' has an absolute target (/etc)"}}',
     );
   });
 

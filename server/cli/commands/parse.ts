@@ -18,8 +18,12 @@ const help = `Usage: shadowbox parse --runner NAME < OUTPUT
        shadowbox parse --junit FILE|DIR [--junit …]
 
 Reads a test run's output from stdin (or JUnit XML reports) and prints one JSON line:
-  {"passed":N,"failed":N,"skipped":N,"parsed":true|false}
+  {"passed":N,"failed":N,"skipped":N,"parsed":true|false,"buildFailed":true|false,
+   "tests":[{"id":"…","status":"passed|failed|skipped"},…]}
 "parsed": false means the output had no summary the parser recognises; the counts are then 0.
+"buildFailed": true means the code did not build (a compile error): those tests never ran.
+"tests" names every test of the run when the output names them all (verbose reporters, JUnit XML),
+and is empty otherwise; the counts are then the runner's summary alone.
 
 Options:
   --runner NAME   the runner that produced the output, or auto to guess it from the text;
@@ -64,8 +68,9 @@ export const parseCommand: CliCommand = async (args, io) => {
   } else {
     result = parseTestOutput(runner, await readAll(io.stdin));
   }
-  const { passed, failed, skipped, parsed } = result;
-  io.stdout.write(`${JSON.stringify({ passed, failed, skipped, parsed })}\n`);
+  const { passed, failed, skipped, parsed, buildFailed, tests } = result;
+  const line = { passed, failed, skipped, parsed, buildFailed, tests };
+  io.stdout.write(`${JSON.stringify(line)}\n`);
   return exitCodes.ok;
 };
 

@@ -147,6 +147,8 @@ async function promptFor(
   return buildFixPrompt({
     testCommand: request.testCommand,
     lastRun: request.lastRun,
+    failingTests: request.failingTests,
+    recentlyBroken: request.recentlyBroken,
     allowTestEdits: request.allowTestEdits,
     locations,
     files: [...named, ...imported, ...fillers],

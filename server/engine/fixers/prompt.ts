@@ -15,6 +15,10 @@ export interface PromptFile {
 export interface FixPromptInput {
   readonly testCommand: readonly string[];
   readonly lastRun: RunSummary | null;
+  /** Tests failing at the newest checkpoint: what the fix should make pass. */
+  readonly failingTests?: readonly string[];
+  /** Tests the last hypotheses broke: what the fix must leave passing. */
+  readonly recentlyBroken?: readonly string[];
   readonly allowTestEdits: boolean;
   readonly locations: readonly FailureLocation[];
   readonly files: readonly PromptFile[];
@@ -38,6 +42,7 @@ export interface FixPrompt {
 const defaultMaxOutputChars = 12_000;
 const maxMapEntries = 500;
 const maxLocations = 40;
+const maxNamedTests = 50;
 
 const answerShape =
   '{"name": "short-kebab-case-summary", "edits": [{"path": "dir/file.ext", "content": "the complete new file"}], "delete": ["dir/obsolete.ext"]}';
@@ -191,6 +196,17 @@ function headerSection(input: FixPromptInput): string {
     '',
     `Test command (argv): ${JSON.stringify(input.testCommand)}`,
   ];
+  const named = (title: string, ids: readonly string[] | undefined): void => {
+    if (ids === undefined || ids.length === 0) return;
+    lines.push('', title);
+    for (const id of ids.slice(0, maxNamedTests)) lines.push(`- ${id}`);
+    if (ids.length > maxNamedTests) lines.push(`- … and ${ids.length - maxNamedTests} more`);
+  };
+  named('## Tests that still fail (make these pass)', input.failingTests);
+  named(
+    '## Tests the last attempts broke (these passed before: keep them passing)',
+    input.recentlyBroken,
+  );
   const locations = input.locations.slice(0, maxLocations);
   if (locations.length > 0) {
     lines.push('', '## Locations named in the test output');

@@ -4,7 +4,9 @@ import { checkArchivePath, type PathRule } from './archive-policy';
 import type { IntakeCaps } from './intake-caps';
 import type { IntakeEvent } from './intake-events';
 import { reject } from './intake-result';
-import { PathRegistry } from './path-registry';
+import { linkTargetProblem } from './link-target';
+import { LinkTree, type TreeLink } from './link-tree';
+import { PathRegistry, type RegistryConflict } from './path-registry';
 
 const progressEvery = 100;
 
@@ -17,12 +19,42 @@ const codeOfRule: Record<PathRule, AppErrorCode> = {
   reserved: 'ARCHIVE_RESERVED_NAME',
 };
 
+function conflictRejection(conflict: RegistryConflict, name: string) {
+  switch (conflict.kind) {
+    case 'duplicate':
+      return reject('ARCHIVE_DUPLICATE_PATH', 'archive holds the same path twice', { entry: name });
+    case 'collision':
+      return reject(
+        'ARCHIVE_PATH_COLLISION',
+        'entry collides with another by case, Unicode normalization or type',
+        { entry: name, existing: conflict.existing },
+      );
+    case 'inside-link':
+      return reject(
+        'ARCHIVE_LINK',
+        `entry '${conflict.path}' lies inside link '${conflict.link}': nothing is written through a link`,
+        { entry: name, link: conflict.link },
+      );
+    case 'link-over-directory':
+      return reject(
+        'ARCHIVE_LINK',
+        conflict.inside === null
+          ? `link '${conflict.path}' is also a directory entry of the archive`
+          : `link '${conflict.path}' is also the directory of '${conflict.inside}': nothing is written through a link`,
+        { entry: name, ...(conflict.inside === null ? {} : { inside: conflict.inside }) },
+      );
+  }
+}
+
 /**
  * The one gate every archive entry passes, whatever the format: path rules, duplicates and
- * collisions, and the entry/byte caps. Throws an IntakeRejection on the first violation.
+ * collisions, links (judged against the whole archive once every entry is known), and the
+ * entry/byte caps. Throws an IntakeRejection on the first violation.
  */
 export class ArchiveGate {
   readonly #registry = new PathRegistry();
+  readonly #tree = new LinkTree('archive');
+  #links: readonly TreeLink[] | null = null;
   #entries = 0;
   #declaredBytes = 0;
   #writtenBytes = 0;
@@ -47,8 +79,11 @@ export class ArchiveGate {
     return this.#writtenBytes;
   }
 
-  /** Admits one entry by name; returns its path segments (empty for the archive root itself). */
-  admit(name: string, type: 'file' | 'dir', declaredSize: number): readonly string[] {
+  /**
+   * Admits one entry by name; returns its path segments (empty for the archive root itself). A
+   * link's target follows through `admitLinkTarget`.
+   */
+  admit(name: string, type: 'file' | 'dir' | 'link', declaredSize: number): readonly string[] {
     this.#entries += 1;
     if (this.#entries > this.caps.maxEntries) {
       throw reject(
@@ -66,26 +101,45 @@ export class ArchiveGate {
         },
       );
     }
-    if (checked.directory && type === 'file') {
-      throw reject('ARCHIVE_PATH_INVALID', 'a file entry name ends with `/`', { entry: name });
+    if (checked.directory && type !== 'dir') {
+      throw reject('ARCHIVE_PATH_INVALID', `a ${type} entry name ends with \`/\``, { entry: name });
+    }
+    if (checked.segments.length === 0 && type !== 'dir') {
+      throw reject('ARCHIVE_PATH_INVALID', `a ${type} entry names the archive root`, {
+        entry: name,
+      });
     }
     if (checked.segments.length > 0) {
       const conflict = this.#registry.add(checked.segments, type);
-      if (conflict?.kind === 'duplicate') {
-        throw reject('ARCHIVE_DUPLICATE_PATH', 'archive holds the same path twice', {
-          entry: name,
-        });
-      }
-      if (conflict?.kind === 'collision') {
-        throw reject(
-          'ARCHIVE_PATH_COLLISION',
-          'entry collides with another by case, Unicode normalization or type',
-          { entry: name, existing: conflict.existing },
-        );
-      }
+      if (conflict !== null) throw conflictRejection(conflict, name);
+      if (type !== 'link') this.#tree.add(checked.segments, type);
     }
     this.declare(declaredSize, name);
     return checked.segments;
+  }
+
+  /** The target of a link entry `admit` took: checked on its own now, against the tree later. */
+  admitLinkTarget(segments: readonly string[], target: string): void {
+    const name = segments.join('/');
+    const problem = linkTargetProblem(name, target);
+    if (problem !== null) throw reject('ARCHIVE_LINK', problem, { entry: name, target });
+    this.#tree.addLink(segments, target);
+  }
+
+  /**
+   * Every link of the archive once all entries are admitted, each checked against the whole tree
+   * as it will be after `stripSingleTopFolder` (which ingestArchive always asks for); throws
+   * ARCHIVE_LINK naming the first refused.
+   */
+  acceptedLinks(): readonly TreeLink[] {
+    if (this.#links !== null) return this.#links;
+    const top = this.#tree.singleTopFolder();
+    const refusal = this.#tree.check(top === null ? [] : [top]);
+    if (refusal !== null) {
+      throw reject('ARCHIVE_LINK', refusal.message, { entry: refusal.link, ...refusal.details });
+    }
+    this.#links = this.#tree.links;
+    return this.#links;
   }
 
   /**
@@ -144,7 +198,7 @@ export class ArchiveGate {
   }
 
   /** Counts a written entry; progress goes out every `progressEvery` entries (events are stored). */
-  entryDone(type: 'file' | 'dir'): void {
+  entryDone(type: 'file' | 'dir' | 'link'): void {
     if (type === 'file') this.#files += 1;
     this.#done += 1;
     if (this.#done % progressEvery === 0) this.reportProgress();

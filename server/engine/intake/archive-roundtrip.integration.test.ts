@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
@@ -53,14 +53,53 @@ describe('archives of a real project made by system tools', () => {
     expect(await snapshotTree(into)).toEqual(await snapshotTree(project));
   });
 
-  it('rejects a zip made by Info-ZIP with --symlinks (ARCHIVE_LINK)', async () => {
+  it('rejects a zip made by Info-ZIP with --symlinks holding an absolute link (ARCHIVE_LINK)', async () => {
     const linked = join(root, 'linked');
     await mkdir(linked);
     await writeFile(join(linked, 'a.txt'), 'a');
-    await execa('ln', ['-s', '/etc/passwd', join(linked, 'pw')]);
+    await symlink('/etc/passwd', join(linked, 'pw'));
     const archive = join(root, 'linked.zip');
     await execa('zip', ['-q', '-r', '--symlinks', archive, 'linked'], { cwd: root });
     const result = await ingestArchive({ archive, into: join(root, 'from-linked') });
-    expect(result.ok ? 'accepted' : result.error.code).toBe('ARCHIVE_LINK');
+    expect(result.ok ? 'accepted' : [result.error.code, result.error.message]).toEqual([
+      'ARCHIVE_LINK',
+      "link 'linked/pw' has an absolute target (/etc/passwd)",
+    ]);
+  });
+
+  describe('a project with relative in-tree links (a shared config, a doc, a link chain)', () => {
+    let monorepo: string;
+    beforeAll(async () => {
+      monorepo = join(root, 'monorepo');
+      await mkdir(join(monorepo, 'shared'), { recursive: true });
+      await mkdir(join(monorepo, 'packages', 'web'), { recursive: true });
+      await mkdir(join(monorepo, 'docs'));
+      await writeFile(join(monorepo, 'README.md'), '# monorepo\n');
+      await writeFile(join(monorepo, 'shared', 'tsconfig.json'), '{}\n');
+      await symlink('../../shared', join(monorepo, 'packages', 'web', 'shared'));
+      await symlink('shared/tsconfig.json', join(monorepo, 'packages', 'web', 'tsconfig.json'));
+      await symlink('../README.md', join(monorepo, 'docs', 'index.md'));
+    });
+
+    it.each([
+      ['tar.gz (GNU tar)', 'monorepo.tar.gz', ['tar', '-czf', 'monorepo.tar.gz', 'monorepo']],
+      [
+        'zip (Info-ZIP --symlinks)',
+        'monorepo.zip',
+        ['zip', '-q', '-r', '--symlinks', 'monorepo.zip', 'monorepo'],
+      ],
+    ])(
+      '%s keeps the links as links, byte-identically',
+      async (_kind, name, [tool = '', ...args]) => {
+        await execa(tool, args, { cwd: root });
+        const into = join(root, `from-${name}`);
+        const result = await ingestArchive({ archive: join(root, name), into });
+        expect(result).toMatchObject({ ok: true, files: 2 });
+        const snapshot = await snapshotTree(into);
+        expect(snapshot).toEqual(await snapshotTree(monorepo));
+        expect(snapshot.get('packages/web/tsconfig.json')).toBe('link:shared/tsconfig.json');
+        expect(await readFile(join(into, 'packages', 'web', 'tsconfig.json'), 'utf8')).toBe('{}\n');
+      },
+    );
   });
 });

@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { chmod, mkdir, open } from 'node:fs/promises';
+import { chmod, mkdir, open, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { reject } from './intake-result';
 
@@ -13,8 +13,9 @@ const createFlags =
   constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
 
 /**
- * Writes into a staging root that intake itself created empty and into which it only ever puts
- * directories and regular files, so no path component can be a link.
+ * Writes into a staging root that intake itself created empty. Directories and regular files come
+ * first; links only once all of them are written (and no entry may lie inside a link), so no path
+ * component of a file or directory written here can be a link.
  */
 export class ArchiveWriter {
   readonly #made = new Set<string>();
@@ -86,5 +87,14 @@ export class ArchiveWriter {
     } finally {
       await handle.close();
     }
+  }
+
+  /**
+   * Creates one symbolic link with its target exactly as the archive gives it (relative, checked by
+   * the gate). symlink() never follows its last component and fails if anything is already there.
+   */
+  async link(segments: readonly string[], target: string): Promise<void> {
+    await this.directory(segments.slice(0, -1));
+    await symlink(target, join(this.root, ...segments));
   }
 }

@@ -27,8 +27,9 @@ export interface IngestedArchive {
 
 /**
  * Checks an uploaded archive against the intake policy and extracts it atomically: on success DIR
- * holds exactly the archive's files (modes 0644/0755, a single top-level folder stripped); on any
- * rejection or fault nothing exists at DIR and the staging directory is gone.
+ * holds exactly the archive's files (modes 0644/0755, a single top-level folder stripped) and its
+ * relative in-tree links; on any rejection or fault nothing exists at DIR and the staging
+ * directory is gone.
  */
 export async function ingestArchive(
   options: IngestArchiveOptions,
@@ -50,6 +51,12 @@ export async function ingestArchive(
       const writer = new ArchiveWriter(staging.root);
       if (format === 'zip') await extractZip(options.archive, gate, writer, caps);
       else await extractTar(options.archive, gate, writer, caps);
+      // Links last, once every file is written: none can be written through, and each was judged
+      // against the whole archive.
+      for (const link of gate.acceptedLinks()) {
+        await writer.link(link.segments, link.target);
+        gate.entryDone('link');
+      }
       gate.reportProgress();
       await staging.commit({ stripSingleTopFolder: true });
       const files = gate.files;

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { lstat, mkdtemp, readdir, readFile, readlink, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -7,7 +7,13 @@ import type { AppErrorCode } from '../../errors/app-error';
 import { GitUrlPolicy } from './git-url-policy';
 import type { IntakeEvent } from './intake-events';
 import { ingestGit, type IngestGitOptions } from './ingest-git';
-import { makeCraftedRepo, makeFixtureRepo, type FixtureRepo } from './test-support/git-fixtures';
+import {
+  makeCraftedRepo,
+  makeFixtureRepo,
+  writeTree,
+  type FixtureRepo,
+  type TreeSpec,
+} from './test-support/git-fixtures';
 import {
   startGitHttpServer,
   startRedirectServer,
@@ -17,6 +23,26 @@ import {
 import { makeIntakeSandbox, type IntakeSandbox } from './test-support/intake-sandbox';
 
 const pwned = `/tmp/sb-pwned-${process.pid}`;
+
+// Trees with links (mode 120000), each served as `<name>.git`.
+const linkTrees: Record<string, TreeSpec> = {
+  'links-ok': {
+    'README.md': '# linked\n',
+    'shared/tsconfig.json': '{}\n',
+    'packages/web/shared': { linkTo: '../../shared' },
+    'packages/web/tsconfig.json': { linkTo: 'shared/tsconfig.json' },
+    'docs/index.md': { linkTo: '../README.md' },
+  },
+  'link-escape': { 'a/f': 'x', 'a/b': { linkTo: '../../etc' } },
+  'link-absolute': { f: 'x', pw: { linkTo: '/etc/passwd' } },
+  'link-dotgit': { f: 'x', l: { linkTo: '.git/config' } },
+  'link-dangling': { 'docs/index.md': 'x', 'docs/x': { linkTo: 'missing.md' } },
+  'link-loop': { a: { linkTo: 'b' }, b: { linkTo: 'a' } },
+  'link-root': { 'sub/f': 'x', 'sub/l': { linkTo: '..' } },
+  // Two entries named `l` in one tree, a link and a directory: git's porcelain never makes this.
+  'link-holding-file': { 'd/f': 'x', l: { linkTo: 'd' }, 'l/evil.txt': 'x' },
+  'link-too-long': { f: 'x', l: { linkTo: 'a/'.repeat(2100) } },
+};
 // The test-only loopback override, with `git.test` resolving to the server's address.
 const policy = new GitUrlPolicy({
   resolver: () => Promise.resolve([{ address: '127.0.0.1', family: 4 }]),
@@ -70,6 +96,9 @@ describe('ingestGit against git http-backend on loopback', () => {
       const dotgit = await git(['mktree'], `040000 tree ${hooks}\thooks\n`);
       return git(['mktree'], `040000 tree ${dotgit}\t.GIT\n`);
     });
+    for (const [name, spec] of Object.entries(linkTrees)) {
+      await makeCraftedRepo(srv, name, (_blob, git) => writeTree(git, spec));
+    }
     server = await startGitHttpServer(srv);
   });
 
@@ -164,6 +193,43 @@ describe('ingestGit against git http-backend on loopback', () => {
     expect(result.ok ? 'accepted' : result.error.code).toBe(code);
     await sandbox.assertPristine();
     expect(existsSync(pwned)).toBe(false);
+  });
+
+  it('accepts relative in-tree links and checks them out as links, targets exactly as given', async () => {
+    sandbox = await makeIntakeSandbox();
+    const result = await ingest({ url: url('links-ok.git') });
+    expect(result).toMatchObject({ ok: true, files: 2 });
+    expect(await readlink(join(sandbox.into, 'docs', 'index.md'))).toBe('../README.md');
+    expect(await readlink(join(sandbox.into, 'packages', 'web', 'shared'))).toBe('../../shared');
+    expect(
+      (await lstat(join(sandbox.into, 'packages', 'web', 'tsconfig.json'))).isSymbolicLink(),
+    ).toBe(true);
+    expect(await readFile(join(sandbox.into, 'packages', 'web', 'tsconfig.json'), 'utf8')).toBe(
+      '{}\n',
+    );
+  });
+
+  it.each([
+    ['an escaping link', 'link-escape', "link 'a/b' points outside the tree (../../etc)"],
+    ['an absolute link', 'link-absolute', "link 'pw' has an absolute target (/etc/passwd)"],
+    ['a link into .git', 'link-dotgit', "link 'l' points into .git"],
+    ['a dangling link', 'link-dangling', "link 'docs/x' dangles: 'missing.md' is not in the tree"],
+    ['a loop of links', 'link-loop', "link 'a' is in a loop of links ('a' → 'b' → 'a')"],
+    ['a link to the root', 'link-root', "link 'sub/l' points to the root of the tree (..)"],
+    ['a file inside a link', 'link-holding-file', "'l/evil.txt' lies inside link 'l'"],
+    [
+      'a link target over 4096 bytes',
+      'link-too-long',
+      "link 'l' has a target longer than 4096 bytes",
+    ],
+  ])('refuses a tree with %s (GIT_TREE_SYMLINK) before checkout', async (_name, repo, message) => {
+    sandbox = await makeIntakeSandbox();
+    const result = await ingest({ url: url(`${repo}.git`) });
+    expect(result.ok ? 'accepted' : [result.error.code, result.error.message]).toEqual([
+      'GIT_TREE_SYMLINK',
+      message,
+    ]);
+    await sandbox.assertPristine();
   });
 
   it('does not follow a redirect to loopback', async () => {

@@ -11,6 +11,8 @@ interface AttackCase {
   readonly name: string;
   readonly entries: readonly TarEntrySpec[];
   readonly code: AppErrorCode;
+  /** Asserted too where the code alone would not tell which rule refused. */
+  readonly message?: string;
   readonly caps?: Partial<IntakeCaps>;
   readonly gzip?: boolean;
 }
@@ -37,21 +39,25 @@ const cases: AttackCase[] = [
     name: 'symlink',
     entries: [{ name: 'link', type: '2', linkname: '/etc/passwd' }],
     code: 'ARCHIVE_LINK',
+    message: "link 'link' has an absolute target (/etc/passwd)",
   },
   {
     name: 'hardlink',
     entries: [ok('a.txt'), { name: 'b.txt', type: '1', linkname: 'a.txt' }],
     code: 'ARCHIVE_LINK',
+    message: 'hardlinks are not accepted',
   },
   {
     name: 'hardlink to a file outside',
     entries: [{ name: 'passwd', type: '1', linkname: '/etc/passwd' }],
     code: 'ARCHIVE_LINK',
+    message: 'hardlinks are not accepted',
   },
   {
     name: 'symlink then file through the symlink',
     entries: [{ name: 'd', type: '2', linkname: '/tmp' }, ok(`d/${escapeName}`)],
     code: 'ARCHIVE_LINK',
+    message: "link 'd' has an absolute target (/tmp)",
   },
   {
     name: 'directory then symlink of the same name',
@@ -61,6 +67,7 @@ const cases: AttackCase[] = [
       ok(`d/${escapeName}`),
     ],
     code: 'ARCHIVE_LINK',
+    message: "link 'd' is also a directory entry of the archive",
   },
   { name: 'character device', entries: [{ name: 'tty', type: '3' }], code: 'ARCHIVE_SPECIAL_FILE' },
   { name: 'block device', entries: [{ name: 'sda', type: '4' }], code: 'ARCHIVE_SPECIAL_FILE' },
@@ -79,6 +86,7 @@ const cases: AttackCase[] = [
     name: 'PAX linkpath on a symlink',
     entries: [{ name: 'l', type: '2', linkname: 'x', pax: { linkpath: '/etc/shadow' } }],
     code: 'ARCHIVE_LINK',
+    message: "link 'l' has an absolute target (/etc/shadow)",
   },
   {
     name: 'GNU long name traversal',
@@ -182,12 +190,13 @@ describe('tar attack corpus', () => {
     await sandbox.dispose();
   });
 
-  it.each(cases)('rejects $name with $code', async ({ entries, code, caps, gzip }) => {
+  it.each(cases)('rejects $name with $code', async ({ entries, code, message, caps, gzip }) => {
     sandbox = await makeIntakeSandbox();
     const tar = buildTar(entries);
     const archive = await sandbox.writeArchive(gzip === true ? gzipSync(tar) : tar);
     const result = await ingestArchive({ archive, into: sandbox.into, caps: caps ?? {} });
     expect(result.ok ? 'accepted' : result.error.code).toBe(code);
+    if (message !== undefined) expect(!result.ok && result.error.message).toBe(message);
     await sandbox.assertPristine();
     expect(existsSync(`/tmp/${escapeName}`)).toBe(false);
   });

@@ -6,15 +6,15 @@ import type { IntakeCaps } from './intake-caps';
 import { IntakeRejection, reject } from './intake-result';
 
 const fileTypes = new Set(['File', 'OldFile', 'ContiguousFile']);
-const linkTypes = new Set(['SymbolicLink', 'Link']);
 const specialTypes = new Set(['CharacterDevice', 'BlockDevice', 'FIFO']);
 
-/** Refuses every entry type but files and directories; the filter never silently skips one. */
-function kindOf(entry: ReadEntry): 'file' | 'dir' {
+/** Refuses every entry type but files, directories and symlinks; the filter never skips one. */
+function kindOf(entry: ReadEntry): 'file' | 'dir' | 'link' {
   if (fileTypes.has(entry.type)) return 'file';
   if (entry.type === 'Directory') return 'dir';
+  if (entry.type === 'SymbolicLink') return 'link';
   const details = { entry: entry.path, type: entry.type };
-  if (linkTypes.has(entry.type)) throw reject('ARCHIVE_LINK', 'links are not accepted', details);
+  if (entry.type === 'Link') throw reject('ARCHIVE_LINK', 'hardlinks are not accepted', details);
   if (specialTypes.has(entry.type)) {
     throw reject('ARCHIVE_SPECIAL_FILE', 'devices and FIFOs are not accepted', details);
   }
@@ -36,7 +36,8 @@ function fromTar(error: unknown): Error {
 /**
  * Streams a tar or tar.gz through node-tar's strict parser. Every entry is judged at its header
  * (type, path, caps) and written by our own exclusive-create writer; the first violation aborts the
- * parse and the whole extraction fails.
+ * parse and the whole extraction fails. Symlinks are only admitted here: the caller judges them
+ * against the whole archive and creates them after the last file.
  */
 export function extractTar(
   file: string,
@@ -64,7 +65,9 @@ export function extractTar(
         try {
           const read = entry as ReadEntry;
           const kind = kindOf(read);
-          admitted.set(read, gate.admit(read.path, kind, kind === 'file' ? read.size : 0));
+          const segments = gate.admit(read.path, kind, kind === 'file' ? read.size : 0);
+          if (kind === 'link') gate.admitLinkTarget(segments, read.linkpath ?? '');
+          admitted.set(read, segments);
           return true;
         } catch (error) {
           fail(error);
@@ -76,6 +79,10 @@ export function extractTar(
         work = work.then(async () => {
           if (failed || segments === undefined) {
             entry.resume();
+            return;
+          }
+          if (entry.type === 'SymbolicLink') {
+            entry.resume(); // created by the caller once every file is written
             return;
           }
           if (entry.type === 'Directory') {

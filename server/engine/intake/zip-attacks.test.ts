@@ -11,6 +11,8 @@ interface AttackCase {
   readonly name: string;
   readonly entries: readonly ZipEntrySpec[];
   readonly code: AppErrorCode;
+  /** Asserted too where the code alone would not tell which rule refused. */
+  readonly message?: string;
   readonly caps?: Partial<IntakeCaps>;
 }
 
@@ -77,11 +79,13 @@ const cases: AttackCase[] = [
     name: 'symlink entry',
     entries: [{ name: 'link', data: '/etc/passwd', unixMode: 0o120777 }],
     code: 'ARCHIVE_LINK',
+    message: "link 'link' has an absolute target (/etc/passwd)",
   },
   {
     name: 'symlink then file through it',
     entries: [{ name: 'd', data: '/tmp', unixMode: 0o120777 }, ok('d/evil.txt')],
     code: 'ARCHIVE_LINK',
+    message: "link 'd' has an absolute target (/tmp)",
   },
   {
     name: 'FIFO entry',
@@ -248,11 +252,12 @@ describe('zip attack corpus', () => {
     await sandbox.dispose();
   });
 
-  it.each(cases)('rejects $name with $code', async ({ entries, code, caps }) => {
+  it.each(cases)('rejects $name with $code', async ({ entries, code, message, caps }) => {
     sandbox = await makeIntakeSandbox();
     const archive = await sandbox.writeArchive(buildZip(entries));
     const result = await ingestArchive({ archive, into: sandbox.into, caps: caps ?? {} });
     expect(result.ok ? 'accepted' : result.error.code).toBe(code);
+    if (message !== undefined) expect(!result.ok && result.error.message).toBe(message);
     await sandbox.assertPristine();
     expect(existsSync(`/tmp/${escapeName}`)).toBe(false);
   });

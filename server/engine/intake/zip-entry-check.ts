@@ -1,6 +1,7 @@
 import type { Entry } from 'yauzl';
 import type { IntakeCaps } from './intake-caps';
 import { reject } from './intake-result';
+import { maxLinkTargetBytes } from './link-target';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 const unicodePathField = 0x7075;
@@ -34,11 +35,14 @@ export function namesOf(entry: Entry): { name: string; alternates: string[] } {
 }
 
 export interface ZipEntryShape {
-  readonly type: 'file' | 'dir';
+  readonly type: 'file' | 'dir' | 'link';
   readonly mode: number;
 }
 
-/** Classifies an entry and refuses encrypted, linked, special and bomb-shaped ones. */
+/**
+ * Classifies an entry and refuses encrypted, special and bomb-shaped ones, and links whose target
+ * (their data) could be longer than a path. A link's target is judged later, with the whole archive.
+ */
 export function checkZipEntry(entry: Entry, name: string, caps: IntakeCaps): ZipEntryShape {
   if ((entry.generalPurposeBitFlag & 0x41) !== 0) {
     throw reject('ARCHIVE_ENCRYPTED', 'encrypted zip entries are not accepted', { entry: name });
@@ -46,15 +50,26 @@ export function checkZipEntry(entry: Entry, name: string, caps: IntakeCaps): Zip
   // The upper 16 bits of the external attributes hold a Unix st_mode whenever an archiver set them.
   const unixMode = entry.externalFileAttributes >>> 16;
   const fileType = unixMode & sTypeMask;
-  if (fileType === sSymlink) {
-    throw reject('ARCHIVE_LINK', 'symbolic links are not accepted', { entry: name });
+  const isLink = fileType === sSymlink;
+  // Deflate may add a few bytes to what it stores; anything beyond that is not a path.
+  if (
+    isLink &&
+    (entry.uncompressedSize > maxLinkTargetBytes || entry.compressedSize > maxLinkTargetBytes + 64)
+  ) {
+    throw reject(
+      'ARCHIVE_LINK',
+      `link '${name}' has a target longer than ${maxLinkTargetBytes} bytes`,
+      {
+        entry: name,
+      },
+    );
   }
-  if (fileType !== 0 && fileType !== sRegular && fileType !== sDirectory) {
+  if (!isLink && fileType !== 0 && fileType !== sRegular && fileType !== sDirectory) {
     throw reject('ARCHIVE_SPECIAL_FILE', 'devices, FIFOs and sockets are not accepted', {
       entry: name,
     });
   }
-  const isDir = name.endsWith('/') || fileType === sDirectory;
+  const isDir = !isLink && (name.endsWith('/') || fileType === sDirectory);
   if (isDir && (!name.endsWith('/') || entry.uncompressedSize !== 0)) {
     throw reject('ARCHIVE_CORRUPT', 'directory entry has data or lacks a trailing `/`', {
       entry: name,
@@ -73,5 +88,5 @@ export function checkZipEntry(entry: Entry, name: string, caps: IntakeCaps): Zip
   if (!exempt && entry.uncompressedSize > caps.maxRatio * Math.max(entry.compressedSize, 1)) {
     throw reject('ARCHIVE_BOMB', `entry expands more than ${caps.maxRatio}:1`, { entry: name });
   }
-  return { type: isDir ? 'dir' : 'file', mode: unixMode & 0o777 };
+  return { type: isLink ? 'link' : isDir ? 'dir' : 'file', mode: unixMode & 0o777 };
 }

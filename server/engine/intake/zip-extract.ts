@@ -1,4 +1,4 @@
-import { open } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
 import type { ArchiveGate } from './archive-gate';
 import type { ArchiveWriter } from './archive-writer';
@@ -41,8 +41,35 @@ function readAll(zip: ZipFile, visit: (entry: Entry) => Promise<void>): Promise<
   });
 }
 
-/** Pass one: every entry judged and located before a byte is written. */
-async function admitAll(zip: ZipFile, gate: ArchiveGate, caps: IntakeCaps): Promise<Admitted[]> {
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** A link's target is its data: at most 4 KiB (checkZipEntry), CRC-checked, UTF-8. */
+async function readLinkTarget(
+  archive: FileHandle,
+  entry: Entry,
+  fileDataStart: number,
+  name: string,
+): Promise<string> {
+  const data = await readSmallEntry(archive, entry, fileDataStart);
+  try {
+    return utf8.decode(data);
+  } catch {
+    throw reject('ARCHIVE_LINK', `link '${name}' has a target that is not valid UTF-8`, {
+      entry: name,
+    });
+  }
+}
+
+/**
+ * Pass one: every entry judged and located, and every link judged against the whole archive,
+ * before a byte is written.
+ */
+async function admitAll(
+  zip: ZipFile,
+  archive: FileHandle,
+  gate: ArchiveGate,
+  caps: IntakeCaps,
+): Promise<Admitted[]> {
   if (zip.entryCount > caps.maxEntries) {
     throw reject('ARCHIVE_TOO_MANY_ENTRIES', `archive has more than ${caps.maxEntries} entries`);
   }
@@ -56,6 +83,12 @@ async function admitAll(zip: ZipFile, gate: ArchiveGate, caps: IntakeCaps): Prom
     const segments = gate.admit(name, shape.type, size);
     const local = await zip.readLocalFileHeaderPromise(entry);
     if (!local.fileName.equals(entry.fileNameRaw)) renamed ??= name;
+    if (shape.type === 'link') {
+      gate.admitLinkTarget(
+        segments,
+        await readLinkTarget(archive, entry, local.fileDataStart, name),
+      );
+    }
     admitted.push({ ...shape, entry, segments, fileDataStart: local.fileDataStart });
   });
   const ranges = admitted
@@ -77,6 +110,7 @@ async function admitAll(zip: ZipFile, gate: ArchiveGate, caps: IntakeCaps): Prom
       entry: renamed,
     });
   }
+  gate.acceptedLinks();
   return admitted;
 }
 
@@ -84,7 +118,8 @@ async function admitAll(zip: ZipFile, gate: ArchiveGate, caps: IntakeCaps): Prom
  * Two passes with the same parser. Pass one reads the whole central directory and refuses the
  * archive before a byte is written: names, types, caps, and overlapping local records (one
  * compressed stream referenced by many entries is how a 42 kB file expands to petabytes).
- * Pass two writes each admitted entry, checking its size (and, for small ones, its CRC-32).
+ * Pass two writes each admitted file and directory, checking its size (and, for small ones, its
+ * CRC-32); links are left to the caller, which creates them after the last file.
  */
 export async function extractZip(
   file: string,
@@ -111,7 +146,9 @@ export async function extractZip(
     const wrote = (bytes: number): void => {
       gate.wrote(bytes);
     };
-    for (const { entry, segments, type, mode, fileDataStart } of await admitAll(zip, gate, caps)) {
+    for (const admitted of await admitAll(zip, handle, gate, caps)) {
+      const { entry, segments, type, mode, fileDataStart } = admitted;
+      if (type === 'link') continue;
       if (type === 'dir') {
         await writer.directory(segments);
       } else if (entry.uncompressedSize <= smallEntryBytes) {

@@ -40,6 +40,10 @@ export interface FixRequest {
   readonly testCommand: readonly string[];
   /** The run the fix should improve on: the baseline, or the newest iteration's best. */
   readonly lastRun: RunSummary | null;
+  /** Tests that fail at the newest checkpoint (what a fix should make pass), by id. */
+  readonly failingTests: readonly string[];
+  /** Tests the newest iteration's hypotheses broke (passing before, failing with them). */
+  readonly recentlyBroken: readonly string[];
   /** Hypotheses submitted from outside and not yet run, oldest first. */
   readonly pending: readonly CandidateHypothesis[];
   readonly repository: RepositoryView;

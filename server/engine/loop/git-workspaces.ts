@@ -91,7 +91,7 @@ function asLoopWorkspace(worktree: TaskWorktree): LoopWorkspace {
   return {
     path: worktree.path,
     checkpoint: (label, paths) => worktree.checkpoint(label, paths),
-    rollbackTo: (sha) => worktree.rollbackTo(sha),
+    rollbackTo: (sha, options) => worktree.rollbackTo(sha, options),
     diffBetween: (from, to) => worktree.diffBetween(from, to),
   };
 }

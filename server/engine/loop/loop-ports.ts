@@ -7,7 +7,7 @@ import type { ShadowRunRequest } from '../shadow/shadow-request';
 import type { ShadowMode } from '../shadow/executor';
 import type { DiffFlags } from '../review/diff-flags';
 import type { CandidateHypothesis, FixerSpend, RejectedHypothesis, RepositoryView } from './fixer';
-import type { RunSummary, TaskEvent } from './task-events';
+import type { EgressRecord, RunSummary, TaskEvent } from './task-events';
 import type { TaskStatus } from './task-status';
 
 /** Where a task's code comes from, as the loop needs it to prepare the workspace. */
@@ -61,6 +61,14 @@ export interface LoopTask {
   readonly tokensUsed: number;
   /** The task's own caps per run (the server's default fills what it leaves out). */
   readonly limits: Partial<RunLimits>;
+  /** The task's own setup commands; null: detected from the tree. */
+  readonly setupCommands: readonly (readonly string[])[] | null;
+  /** Run before the test command in every run; null: none. */
+  readonly buildCommand: readonly string[] | null;
+  /** Test ids that may keep failing: the task is green without them. */
+  readonly knownFailures: readonly string[];
+  /** What the setup did, once it ran. */
+  readonly setup: SetupRecord | null;
   /** The plan's steps that are not done yet, with their gate commands. */
   readonly openSteps: readonly {
     readonly index: number;
@@ -79,6 +87,65 @@ export interface LoopTask {
   readonly baselineRun: RunSummary | null;
   /** The newest complete test run (baseline or an iteration's best), for the fixer. */
   readonly lastRun: RunSummary | null;
+  /**
+   * The run of the newest checkpoint, with its test cases: the baseline, or the winner of the
+   * newest green iteration. Hypotheses are judged against it.
+   */
+  readonly referenceRun: RunSummary | null;
+  /** Tests the newest finished iteration's hypotheses broke, by id. */
+  readonly recentlyBroken: readonly string[];
+}
+
+/** What a task's setup did, as the task keeps it. */
+export interface SetupRecord {
+  readonly commands: readonly (readonly string[])[];
+  readonly detected: boolean;
+  readonly reasons: readonly string[];
+  readonly cached: boolean;
+  readonly durationMs: number;
+  readonly egress: readonly EgressRecord[];
+  /** Variables every later run of the workspace gets (e.g. module caches kept in the worktree). */
+  readonly env: Readonly<Record<string, string>>;
+}
+
+/** The setup a task will run: its own commands, or what the tree says it needs. */
+export interface SetupPlan {
+  readonly commands: readonly (readonly string[])[];
+  readonly detected: boolean;
+  readonly reasons: readonly string[];
+  /** Workspace-relative paths setup and builds write; never part of a change. */
+  readonly outputs: readonly string[];
+  readonly env: Readonly<Record<string, string>>;
+}
+
+export interface SetupRunResult {
+  readonly ok: boolean;
+  readonly cached: boolean;
+  readonly durationMs: number;
+  readonly egress: readonly EgressRecord[];
+  readonly failedCommand: readonly string[] | null;
+  readonly exitCode: number | null;
+  readonly timedOut: boolean;
+  readonly outputTail: string;
+  readonly error: string | null;
+}
+
+/**
+ * Installs a task's dependencies once, in its worktree, in the sandbox, with network only through
+ * the egress allowlist; restores an identical earlier setup from the cache instead when it can.
+ */
+export interface SetupPort {
+  plan(task: LoopTask, workspace: LoopWorkspace): Promise<SetupPlan>;
+  run(
+    task: LoopTask,
+    workspace: LoopWorkspace,
+    plan: SetupPlan,
+    io: {
+      readonly onLine: (line: string) => void;
+      readonly signal: AbortSignal;
+      readonly timeoutMs: number;
+    },
+  ): Promise<SetupRunResult>;
 }
 
 /** Columns that change along with an event, in the same transaction. */
@@ -90,6 +157,9 @@ export interface TaskChanges {
   readonly startedAt?: Date;
   readonly finishedAt?: Date;
   readonly error?: string | null;
+  readonly setup?: SetupRecord;
+  readonly reviewPartial?: boolean;
+  readonly stillFailing?: readonly string[];
 }
 
 /** The one hypothesis run of an iteration, as stored. */
@@ -127,7 +197,11 @@ export interface TaskLoopStore {
   /** The hypotheses an interrupted iteration had taken, to run them again. */
   takenHypotheses(taskId: string, index: number): Promise<readonly CandidateHypothesis[]>;
   recordIteration(taskId: string, record: IterationRecord): Promise<void>;
-  recordReview(taskId: string, artifact: ReviewArtifact): Promise<void>;
+  recordReview(
+    taskId: string,
+    artifact: ReviewArtifact,
+    evidence: { readonly partial: boolean; readonly stillFailing: readonly string[] },
+  ): Promise<void>;
   /** Gate commands' results on one checkpoint (evidence for `milestone done`). */
   recordGateRuns(
     taskId: string,
@@ -179,7 +253,11 @@ export interface LoopWorkspace {
   readonly path: string;
   /** Commits exactly `paths` (written or deleted) and returns the commit id. */
   checkpoint(label: string, paths: readonly string[]): Promise<string>;
-  rollbackTo(sha: string): Promise<void>;
+  /**
+   * Makes the worktree the tree of `sha`. Ignored files (setup outputs, the baseline's build
+   * outputs) stay unless `keepIgnored` is false.
+   */
+  rollbackTo(sha: string, options?: { readonly keepIgnored?: boolean }): Promise<void>;
   diffBetween(from: string, to: string): Promise<Buffer>;
 }
 

@@ -9,6 +9,17 @@ export interface RunSummary extends Omit<HypothesisOutcome, 'name' | 'changedLin
   readonly green: boolean;
 }
 
+/** One host:port a setup asked the egress proxy for. */
+export interface EgressRecord {
+  readonly host: string;
+  readonly port: number;
+  readonly allowed: boolean;
+  /** Why it was refused ("not on the allowlist", "resolves to a private address"). */
+  readonly reason?: string;
+  /** How many times it was asked for. */
+  readonly count: number;
+}
+
 export interface RankedHypothesis extends HypothesisOutcome {
   readonly rank: number;
 }
@@ -36,6 +47,29 @@ export type TaskEvent =
       readonly worktreePath: string;
       readonly mode: 'overlay' | 'inplace';
       readonly fallbackReason: string | null;
+    }
+  | {
+      /** Dependencies are installed once, in the worktree, with network only through the allowlist. */
+      readonly type: 'setup.started';
+      readonly commands: readonly (readonly string[])[];
+      /** Whether the commands were detected from the tree (the task gave none). */
+      readonly detected: boolean;
+      /** Why each detected command: "package-lock.json → npm ci". */
+      readonly reasons: readonly string[];
+    }
+  | {
+      readonly type: 'setup.finished';
+      readonly ok: boolean;
+      /** Restored from an earlier task's identical setup instead of installed again. */
+      readonly cached: boolean;
+      readonly durationMs: number;
+      /** Every host the setup asked to reach, allowed or refused. */
+      readonly egress: readonly EgressRecord[];
+      readonly failedCommand: readonly string[] | null;
+      readonly exitCode: number | null;
+      readonly timedOut: boolean;
+      readonly outputTail: string;
+      readonly error: string | null;
     }
   | { readonly type: 'baseline.started'; readonly command: readonly string[] }
   | {
@@ -114,6 +148,12 @@ export type TaskEvent =
       readonly diffSha256: string;
       readonly flags: DiffFlags;
       readonly size: number;
+      /**
+       * The fix leaves baseline failures failing (the iterations ended with a checkpoint that
+       * fixed some and broke none): what still fails, all of it failing since the baseline.
+       */
+      readonly partial?: boolean;
+      readonly stillFailing?: readonly string[];
     }
   | {
       /** A reviewer model commented on the diff under review; it cannot approve. */

@@ -25,7 +25,8 @@ type From = readonly TaskStatus[] | 'active';
 /** Which statuses each status-changing event may leave from, and where it goes. */
 const transitions: Partial<Record<TaskEvent['type'], { from: From; to: TaskStatus | null }>> = {
   'task.preparing': { from: ['queued'], to: 'preparing' },
-  'baseline.started': { from: ['preparing', 'baseline'], to: 'baseline' },
+  'setup.started': { from: ['preparing', 'setup'], to: 'setup' },
+  'baseline.started': { from: ['preparing', 'setup', 'baseline'], to: 'baseline' },
   // A new iteration may reopen a task under review or approved: the approval no longer holds.
   'iteration.started': {
     from: ['baseline', 'iterating', 'awaiting_hypotheses', 'awaiting_review', 'approved'],

@@ -2,6 +2,7 @@
 export const taskStatuses = [
   'queued',
   'preparing',
+  'setup',
   'baseline',
   'iterating',
   'awaiting_hypotheses',
@@ -19,6 +20,7 @@ export type TaskStatus = (typeof taskStatuses)[number];
 export const activeStatuses: ReadonlySet<TaskStatus> = new Set([
   'queued',
   'preparing',
+  'setup',
   'baseline',
   'iterating',
   'awaiting_hypotheses',

@@ -4,6 +4,7 @@ import { describeError } from '../../queue/job-queue';
 import { createExternalFixer, createScriptedFixer, type Fixer } from './fixer';
 import { stepTask, abandonTask, type LoopDeps, type StepOutcome } from './task-step';
 import {
+  FakeSetup,
   FakeShadows,
   FakeWorkspace,
   MemoryLoopStore,
@@ -202,7 +203,12 @@ describe('stepTask', () => {
     const cheat = hypothesis('right-but-edits-tests', 'tests/test_calc.py');
     const deps = loopDeps({ store, shadows, fixer: createScriptedFixer([[cheat]]) });
     await drive(deps);
-    expect(shadows.requests.at(-1)?.demote).toEqual(new Set(['right-but-edits-tests']));
+    expect([...(shadows.requests.at(-1)?.demote?.keys() ?? [])]).toEqual([
+      'right-but-edits-tests',
+    ]);
+    expect(shadows.requests.at(-1)?.demote?.get('right-but-edits-tests')).toMatch(
+      /^it edits tests, which this task does not allow \(/,
+    );
     expect(store.state.status).toBe('failed');
 
     const allowed = new MemoryLoopStore({ maxIterations: 1, allowTestEdits: true });
@@ -332,5 +338,149 @@ describe('stepTask', () => {
     expect(store.task).toMatchObject({
       error: 'the task could not go on: the worktree vanished',
     });
+  });
+});
+
+describe('stepTask: setup, baselines that tell nothing, partial fixes', () => {
+  it('installs dependencies once before the baseline, shows the detected commands, keeps the record', async () => {
+    const store = new MemoryLoopStore();
+    const workspace = new FakeWorkspace();
+    const setup = new FakeSetup();
+    const fixer = createScriptedFixer([[hypothesis('right')]]);
+    const deps = loopDeps({ store, fixer, setup, workspaces: fakeWorkspaces(workspace) });
+
+    expect(await drive(deps)).toEqual({ kind: 'done' });
+    expect(store.types().slice(0, 7)).toEqual([
+      'task.preparing',
+      'workspace.ready',
+      'setup.started',
+      'run.output',
+      'setup.finished',
+      'baseline.started',
+      'baseline.finished',
+    ]);
+    expect(store.events[2]).toMatchObject({
+      commands: [['npm', 'ci']],
+      detected: true,
+      reasons: ['package-lock.json → npm ci'],
+    });
+    expect(store.task.setup).toMatchObject({ cached: false, durationMs: 1200 });
+    expect(setup.runs).toHaveLength(1);
+    // Setup starts from a clean tree; the baseline then keeps what setup installed.
+    expect(workspace.log.slice(0, 2)).toEqual(['rollback base (clean)', 'rollback base']);
+  });
+
+  it('a failed setup ends the task failed, naming the command and the refused hosts, and removes what it installed', async () => {
+    const store = new MemoryLoopStore();
+    const workspace = new FakeWorkspace();
+    const setup = new FakeSetup(undefined, {
+      ok: false,
+      failedCommand: ['npm', 'ci'],
+      exitCode: 1,
+      egress: [
+        { host: 'registry.npmjs.org', port: 443, allowed: true, count: 3 },
+        {
+          host: 'downloads.example.com',
+          port: 443,
+          allowed: false,
+          reason: 'not on the allowlist',
+          count: 1,
+        },
+      ],
+    });
+    const deps = loopDeps({
+      store,
+      fixer: createScriptedFixer([]),
+      setup,
+      workspaces: fakeWorkspaces(workspace),
+    });
+
+    expect(await drive(deps)).toEqual({ kind: 'done' });
+    expect(store.state.status).toBe('failed');
+    expect(store.events.at(-1)).toEqual({
+      type: 'task.failed',
+      reason: "setup 'npm ci' exited with 1; refused: downloads.example.com:443",
+    });
+    expect(store.types()).not.toContain('baseline.started');
+    expect(workspace.log).toContain('rollback base (clean)');
+  });
+
+  it('a baseline that ran no tests ends the task: a zero-test run is never green', async () => {
+    const store = new MemoryLoopStore();
+    const shadows = new FakeShadows(false, {
+      passed: 0,
+      failed: 0,
+      cases: [],
+      exitCode: 0,
+      outputTail: 'No tests were found!!!\n',
+    });
+    const deps = loopDeps({ store, fixer: createScriptedFixer([[hypothesis('right')]]), shadows });
+
+    expect(await drive(deps)).toEqual({ kind: 'done' });
+    expect(store.events.at(-1)).toEqual({
+      type: 'task.failed',
+      reason: 'the test command ran no tests',
+    });
+  });
+
+  it('a baseline whose runner is not installed says which and asks about setup', async () => {
+    const store = new MemoryLoopStore({ testCommand: ['npx', 'mocha'] });
+    const shadows = new FakeShadows(false, {
+      passed: 0,
+      failed: 0,
+      cases: [],
+      parsed: false,
+      exitCode: 127,
+      outputTail: 'sh: 1: mocha: not found\n',
+    });
+    const deps = loopDeps({ store, fixer: createScriptedFixer([]), shadows });
+
+    expect(await drive(deps)).toEqual({ kind: 'done' });
+    expect(store.events.at(-1)).toEqual({
+      type: 'task.failed',
+      reason: 'mocha: not found — is a setup command missing?',
+    });
+  });
+
+  it('a fix that leaves a failure failing goes to review marked partial, listing what still fails', async () => {
+    const store = new MemoryLoopStore({ maxIterations: 1 });
+    const workspace = new FakeWorkspace();
+    const deps = loopDeps({
+      store,
+      fixer: createScriptedFixer([[hypothesis('wrong'), hypothesis('half', 'src/a.py')]]),
+      workspaces: fakeWorkspaces(workspace),
+    });
+
+    expect(await drive(deps)).toEqual({ kind: 'done' });
+    expect(store.state.status).toBe('awaiting_review');
+    expect(store.reviewEvidence).toEqual([{ partial: true, stillFailing: ['t4'] }]);
+    expect(workspace.log).toContain('checkpoint Iteration 1: half [src/a.py]');
+  });
+
+  it('is green without the known failures: a fix of the rest goes to review complete', async () => {
+    const store = new MemoryLoopStore({ maxIterations: 3, knownFailures: ['t4'] });
+    const deps = loopDeps({ store, fixer: createScriptedFixer([[hypothesis('half')]]) });
+
+    expect(await drive(deps)).toEqual({ kind: 'done' });
+    expect(store.iterations).toHaveLength(1);
+    expect(store.reviewEvidence).toEqual([{ partial: false, stillFailing: [] }]);
+  });
+
+  it('judges the next iteration against the checkpoint: a partial fix, then the rest', async () => {
+    const store = new MemoryLoopStore({ maxIterations: 3 });
+    const shadows = new FakeShadows();
+    const deps = loopDeps({
+      store,
+      shadows,
+      fixer: createScriptedFixer([[hypothesis('half')], [hypothesis('right')]]),
+    });
+
+    expect(await drive(deps)).toEqual({ kind: 'done' });
+    expect(store.reviewEvidence).toEqual([{ partial: false, stillFailing: [] }]);
+    // Iteration 2's reference is iteration 1's winner: only t4 failed there.
+    expect(shadows.requests[2]?.reference?.cases.find((c) => c.id === 't3')?.status).toBe(
+      'passed',
+    );
+    expect(store.task.recentlyBroken).toEqual([]);
   });
 });

@@ -1,15 +1,19 @@
 import { readableError, readableText } from '../../errors/readable-error';
 import type { Clock } from '../ports';
 import type { HypothesisOutcome, ShadowRunReport } from '../shadow/shadow-report';
+import type { ShadowRunRequest } from '../shadow/shadow-request';
 import type { Hypothesis } from '../shadow/hypothesis';
 import { SerialWriter, LineBatcher } from './event-queue';
 import type { CandidateHypothesis, Fixer, RejectedHypothesis } from './fixer';
-import { isTestPath } from '../review/diff-flags';
+import { testEditsOf, type FileChange } from '../review/test-edits';
+import type { TestEvidence } from '../shadow/test-delta';
 import type {
   LoopTask,
   LoopWorkspace,
   ReviewArtifact,
   ReviewerPort,
+  SetupPort,
+  SetupRecord,
   ShadowPort,
   TaskLoopStore,
   WorkspacePort,
@@ -17,6 +21,7 @@ import type {
 import type { RunSummary, TaskEvent } from './task-events';
 import { activeStatuses } from './task-status';
 import { isPass } from '../shadow/rank';
+import { baselineProblem, failingIds, remainingFailures } from './run-evidence';
 
 /** How a step ends, for the job runner: finished, run again now, or wait. */
 export type StepOutcome =
@@ -43,6 +48,10 @@ export interface LoopDeps {
     readonly date: Date;
     readonly commit: string;
   }) => ReviewArtifact;
+  /** Installs dependencies before the baseline; without it the baseline runs on the bare tree. */
+  readonly setup?: SetupPort;
+  /** For the whole setup; default 15 minutes. */
+  readonly setupTimeoutMs?: number;
   /** Per test run; the task's remaining wall-clock budget caps it further. */
   readonly runTimeoutMs?: number;
   readonly outputFlushMs?: number;
@@ -50,24 +59,25 @@ export interface LoopDeps {
 
 export const maxIterationsCeiling = 10;
 const defaultRunTimeoutMs = 10 * 60 * 1000;
+const defaultSetupTimeoutMs = 15 * 60 * 1000;
 const done = { kind: 'done' } as const;
 const again = { kind: 'continue' } as const;
 
 export function summarize(outcome: HypothesisOutcome): RunSummary {
-  return {
-    exitCode: outcome.exitCode,
-    signal: outcome.signal,
-    timedOut: outcome.timedOut,
-    durationMs: outcome.durationMs,
-    passed: outcome.passed,
-    failed: outcome.failed,
-    skipped: outcome.skipped,
-    parsed: outcome.parsed,
-    green: isPass({ ...outcome, index: 0 }),
-    outputTail: outcome.outputTail,
-    error: outcome.error,
-  };
+  const { name: _name, changedLines: _lines, ...run } = outcome;
+  // Judged against a reference, the verdict is the shadow run's; alone, the run must pass.
+  const green =
+    outcome.tests === null ? isPass({ ...outcome, index: 0 }) : outcome.disqualified === null;
+  return { ...run, green };
 }
+
+/** What the timeline carries of a run: everything but the per-test list (kept on the run row). */
+const withoutCases = <T extends { readonly cases: readonly unknown[] }>(run: T): T => ({
+  ...run,
+  cases: [],
+});
+
+const evidenceOf = (run: RunSummary): TestEvidence => run;
 
 const emptyReport = (mode: ShadowRunReport['mode']): ShadowRunReport => ({
   mode,
@@ -135,6 +145,8 @@ class TaskStep {
         return again;
       case 'preparing':
         return this.prepare(task);
+      case 'setup':
+        return this.setup(task);
       case 'baseline':
         return this.baseline(task);
       default:
@@ -148,8 +160,8 @@ class TaskStep {
       : new Date(task.startedAt.getTime() + task.maxWallClockMs);
   }
 
-  private runTimeout(task: LoopTask): number {
-    const limit = this.deps.runTimeoutMs ?? defaultRunTimeoutMs;
+  /** A run's timeout: `limit` (default: the per-run one), capped by the budget left. */
+  private runTimeout(task: LoopTask, limit = this.deps.runTimeoutMs ?? defaultRunTimeoutMs): number {
     const end = this.budgetEnd(task);
     if (end === null) return limit;
     return Math.max(1000, Math.min(limit, end.getTime() - this.deps.clock.now().getTime()));
@@ -191,21 +203,106 @@ class TaskStep {
         worktreePath: prepared.workspace.path,
       },
     );
+    const setup = this.deps.setup;
+    if (setup === undefined) {
+      await this.emit({ type: 'baseline.started', command: task.testCommand });
+      return again;
+    }
+    const plan = await setup.plan(task, prepared.workspace);
+    await this.emit({
+      type: 'setup.started',
+      commands: plan.commands,
+      detected: plan.detected,
+      reasons: plan.reasons,
+    });
+    return again;
+  }
+
+  /**
+   * Installs the task's dependencies in its worktree, once. It starts from a clean tree (what a
+   * crashed attempt half-installed is removed first) and a failure removes what it installed, so
+   * no later run ever sees half a setup.
+   */
+  private async setup(task: LoopTask): Promise<StepOutcome> {
+    const setup = this.required(this.deps.setup ?? null, 'setup port');
+    const baselineCommit = this.required(task.baselineCommit, 'baseline commit');
+    const workspace = await this.deps.workspaces.open(task);
+    await workspace.rollbackTo(baselineCommit, { keepIgnored: false });
+    const plan = await setup.plan(task, workspace);
+    const writer = new SerialWriter();
+    const lines = new LineBatcher(
+      (subject, batch) =>
+        writer.push(() => this.emit({ type: 'run.output', subject, iteration: 0, lines: batch })),
+      this.deps.outputFlushMs,
+    );
+    const timeoutMs = this.runTimeout(task, this.deps.setupTimeoutMs ?? defaultSetupTimeoutMs);
+    let result;
+    try {
+      result = await setup.run(task, workspace, plan, {
+        onLine: (line) => lines.add('setup', line),
+        signal: this.signal,
+        timeoutMs,
+      });
+    } finally {
+      lines.flushAll();
+      await writer.drain();
+    }
+    if (this.signal.aborted) return this.aborted(task);
+    const record: SetupRecord = {
+      commands: plan.commands,
+      detected: plan.detected,
+      reasons: plan.reasons,
+      cached: result.cached,
+      durationMs: result.durationMs,
+      egress: result.egress,
+      env: plan.env,
+    };
+    await this.emit(
+      {
+        type: 'setup.finished',
+        ok: result.ok,
+        cached: result.cached,
+        durationMs: result.durationMs,
+        egress: result.egress,
+        failedCommand: result.failedCommand,
+        exitCode: result.exitCode,
+        timedOut: result.timedOut,
+        outputTail: result.outputTail,
+        error: result.error,
+      },
+      { setup: record },
+    );
+    if (!result.ok) {
+      await workspace.rollbackTo(baselineCommit, { keepIgnored: false });
+      return this.end(task, { type: 'task.failed', reason: setupFailureReason(result) });
+    }
     await this.emit({ type: 'baseline.started', command: task.testCommand });
     return again;
   }
 
+  /**
+   * Runs the tests on the checkpoint in the worktree itself, so its build outputs stay and the
+   * first hypothesis builds incrementally. A baseline that cannot tell anything ends the task.
+   */
   private async baseline(task: LoopTask): Promise<StepOutcome> {
     const workspace = await this.deps.workspaces.open(task);
     await workspace.rollbackTo(this.required(task.baselineCommit, 'baseline commit'));
-    const report = await this.shadowRun(task, workspace, 0, [
-      { name: 'baseline', edits: [], delete: [] },
-    ]);
+    const report = await this.shadowRun(
+      task,
+      workspace,
+      0,
+      [{ name: 'baseline', edits: [], delete: [] }],
+      { inWorkspace: true },
+    );
     if (report === null) return this.aborted(task);
     const outcome = report.hypotheses[0];
     if (outcome === undefined) throw new Error('the baseline run reported nothing');
+    // Whatever the tests wrote to tracked files is undone; their ignored build outputs stay.
+    await workspace.rollbackTo(this.required(task.baselineCommit, 'baseline commit'));
     const run = summarize(outcome);
     await this.deps.store.recordBaseline(this.taskId, task.testCommand, report.mode, run);
+    const problem = baselineProblem(run, task.testCommand);
+    if (problem !== null) return this.end(task, { type: 'task.failed', reason: problem });
     if (!(await this.runGates(task, workspace, task.baselineCommit))) return this.aborted(task);
     await this.deps.store.beginIteration(this.taskId, 1);
     return again;
@@ -254,6 +351,8 @@ class TaskStep {
           workspace: workspace.path,
           testCommand: task.testCommand,
           lastRun: task.lastRun,
+          failingTests: task.referenceRun === null ? [] : failingIds(task.referenceRun),
+          recentlyBroken: task.recentlyBroken,
           pending: await this.deps.store.pendingHypotheses(this.taskId),
           repository: this.deps.workspaces.repository(task),
           allowTestEdits: task.allowTestEdits,
@@ -287,16 +386,19 @@ class TaskStep {
     const hypotheses = candidates.map((c) => c.hypothesis);
     // A hypothesis that edits tests could pass by weakening them: unless the task allows it, it
     // runs and is shown, but ranks last and cannot win.
-    const demote = new Set(
-      task.allowTestEdits
-        ? []
-        : hypotheses.filter((h) => touchedPaths(h).some(isTestPath)).map((h) => h.name),
-    );
+    const demote = task.allowTestEdits
+      ? new Map<string, string>()
+      : await this.testEditors(task, hypotheses);
+    const reference = task.referenceRun ?? task.baselineRun;
     // Every sample a fixer produced may have been rejected: a red iteration with nothing to run.
     const report =
       hypotheses.length === 0
         ? emptyReport(this.deps.shadows.mode)
-        : await this.shadowRun(task, workspace, iteration.index, hypotheses, true, demote);
+        : await this.shadowRun(task, workspace, iteration.index, hypotheses, {
+            apply: true,
+            demote,
+            ...(reference === null ? {} : { reference: evidenceOf(reference) }),
+          });
     if (report === null) return this.aborted(task);
     const winner = hypotheses.find((h) => h.name === report.winner);
     const checkpointSha =
@@ -306,7 +408,11 @@ class TaskStep {
             touchedPaths(winner),
           )
         : null;
-    const green = winner !== undefined;
+    const winning = report.hypotheses.find((h) => h.name === report.winner);
+    const left = winning === undefined ? null : remainingFailures(winning, task.knownFailures);
+    // Green: every failure fixed but the known ones. A winner that left some is progress, kept
+    // as the checkpoint the next iteration builds on.
+    const green = left !== null && left.count === 0;
     await this.deps.store.recordIteration(this.taskId, {
       index: iteration.index,
       report,
@@ -316,38 +422,91 @@ class TaskStep {
       rejected,
     });
     if (!(await this.runGates(task, workspace, checkpointSha))) return this.aborted(task);
-    if (green) return this.review({ ...task, checkpointSha }, workspace);
+    if (green) return this.review({ ...task, checkpointSha }, workspace, []);
     if (iteration.index < task.maxIterations) {
       await this.deps.store.beginIteration(this.taskId, iteration.index + 1);
       return again;
     }
+    const progressed = checkpointSha !== null ? { ...task, checkpointSha } : task;
     return this.noMoreHypotheses(
-      task,
+      progressed,
       `no hypothesis made the tests pass in ${task.maxIterations} iteration(s)`,
+      left?.ids,
     );
   }
 
-  /** Out of hypotheses or iterations: an earlier green result goes back to review, else fail. */
-  private async noMoreHypotheses(task: LoopTask, reason: string): Promise<StepOutcome> {
-    if (task.diffSha256 !== null && task.checkpointSha !== null) {
+  /**
+   * Hypotheses that edit tests, by name, with what they edit: test files, test configuration,
+   * tests inside source files. Read against the newest checkpoint, which they change.
+   */
+  private async testEditors(
+    task: LoopTask,
+    hypotheses: readonly Hypothesis[],
+  ): Promise<Map<string, string>> {
+    const repository = this.deps.workspaces.repository(task);
+    const before = async (path: string): Promise<string | null> =>
+      repository.readFile(path).catch(() => null);
+    const demote = new Map<string, string>();
+    for (const h of hypotheses) {
+      const changes: FileChange[] = [
+        ...(await Promise.all(
+          h.edits.map(async (e) => ({ path: e.path, before: await before(e.path), after: e.content })),
+        )),
+        ...(await Promise.all(
+          h.delete.map(async (path) => ({ path, before: await before(path), after: null })),
+        )),
+      ];
+      const edits = testEditsOf(changes);
+      if (edits.length > 0) {
+        const what = edits.map((e) => e.what).join('; ');
+        demote.set(h.name, `it edits tests, which this task does not allow (${what})`);
+      }
+    }
+    return demote;
+  }
+
+  /**
+   * Out of hypotheses or iterations: a checkpoint beyond the baseline (it fixed some failures and
+   * broke none) goes to review, marked partial when failures remain; nothing gained fails.
+   */
+  private async noMoreHypotheses(
+    task: LoopTask,
+    reason: string,
+    stillFailing?: readonly string[],
+  ): Promise<StepOutcome> {
+    if (task.checkpointSha !== null && task.checkpointSha !== task.baselineCommit) {
       const workspace = await this.deps.workspaces.open(task);
-      return this.review(task, workspace);
+      const left =
+        stillFailing ??
+        (task.referenceRun === null
+          ? []
+          : remainingFailures(task.referenceRun, task.knownFailures).ids);
+      return this.review(task, workspace, left);
     }
     return this.end(task, { type: 'task.failed', reason });
   }
 
-  private async review(task: LoopTask, workspace: LoopWorkspace): Promise<StepOutcome> {
+  private async review(
+    task: LoopTask,
+    workspace: LoopWorkspace,
+    stillFailing: readonly string[],
+  ): Promise<StepOutcome> {
     const baseline = this.required(task.baselineCommit, 'baseline commit');
     const head = this.required(task.checkpointSha, 'checkpoint');
     const diff = await workspace.diffBetween(baseline, head);
+    const partial = stillFailing.length > 0;
     const artifact = this.deps.buildReview({
       diff,
-      subject: `Fix the failing tests (Shadowbox task ${this.taskId})`,
-      body: `Found by Shadowbox in ${task.iterationCount} iteration(s); tested with: ${task.testCommand.join(' ')}`,
+      subject: `${partial ? 'Fix some of' : 'Fix'} the failing tests (Shadowbox task ${this.taskId})`,
+      body:
+        `Found by Shadowbox in ${task.iterationCount} iteration(s); tested with: ${task.testCommand.join(' ')}` +
+        (partial
+          ? `\n\nStill failing, as at the baseline:\n${stillFailing.map((id) => `  ${id}`).join('\n')}`
+          : ''),
       date: this.deps.clock.now(),
       commit: head,
     });
-    await this.deps.store.recordReview(this.taskId, artifact);
+    await this.deps.store.recordReview(this.taskId, artifact, { partial, stillFailing });
     await this.commentOnReview(task, artifact);
     return done;
   }
@@ -401,7 +560,7 @@ class TaskStep {
     task: LoopTask,
     event: Extract<TaskEvent, { type: 'task.failed' | 'task.cancelled' | 'task.interrupted' }>,
   ): Promise<StepOutcome> {
-    if (task.baselineCommit !== null) {
+    if (task.baselineCommit !== null && task.sourceId !== null) {
       const workspace = await this.deps.workspaces.open(task).catch(() => null);
       if (workspace !== null) {
         await workspace.rollbackTo(task.baselineCommit);
@@ -441,8 +600,7 @@ class TaskStep {
             workspace: workspace.path,
             command: g.argv,
             hypotheses: [{ name: `gate-${g.step}-${g.gate + 1}`, edits: [], delete: [] }],
-            timeoutMs: this.runTimeout(task),
-            limits: task.limits,
+            ...this.runSettings(task),
             signal: this.signal,
           },
           { emit: () => undefined },
@@ -469,8 +627,7 @@ class TaskStep {
     workspace: LoopWorkspace,
     index: number,
     hypotheses: readonly Hypothesis[],
-    apply = false,
-    demote: ReadonlySet<string> = new Set(),
+    options: Pick<ShadowRunRequest, 'apply' | 'demote' | 'reference' | 'inWorkspace'> = {},
   ): Promise<ShadowRunReport | null> {
     const writer = new SerialWriter();
     const lines = new LineBatcher(
@@ -487,10 +644,9 @@ class TaskStep {
           workspace: workspace.path,
           command: task.testCommand,
           hypotheses,
-          apply,
-          demote,
-          timeoutMs: this.runTimeout(task),
-          limits: task.limits,
+          ...options,
+          ...this.runSettings(task),
+          allowMissing: task.allowTestEdits,
           signal: this.signal,
         },
         {
@@ -500,9 +656,8 @@ class TaskStep {
               writer.push(() => this.emit({ type: 'hypothesis.started', index, name: event.name }));
             } else if (index > 0 && event.type === 'hypothesis.finished') {
               lines.flush(event.result.name);
-              writer.push(() =>
-                this.emit({ type: 'hypothesis.finished', index, result: event.result }),
-              );
+              const result = withoutCases(event.result);
+              writer.push(() => this.emit({ type: 'hypothesis.finished', index, result }));
             }
           },
         },
@@ -514,8 +669,37 @@ class TaskStep {
     return this.signal.aborted ? null : report;
   }
 
+  /** What every run of the task shares: its build step, caps, timeout and setup's variables. */
+  private runSettings(task: LoopTask): Pick<
+    ShadowRunRequest,
+    'buildCommand' | 'limits' | 'timeoutMs' | 'env'
+  > {
+    return {
+      ...(task.buildCommand === null ? {} : { buildCommand: task.buildCommand }),
+      limits: task.limits,
+      timeoutMs: this.runTimeout(task),
+      env: task.setup?.env ?? {},
+    };
+  }
+
   private required<T>(value: T | null, what: string): T {
     if (value === null) throw new Error(`task ${this.taskId} has no ${what}`);
     return value;
   }
+}
+
+/** One line a person can act on: which command failed how, and what the proxy refused. */
+function setupFailureReason(result: {
+  readonly failedCommand: readonly string[] | null;
+  readonly exitCode: number | null;
+  readonly timedOut: boolean;
+  readonly error: string | null;
+  readonly egress: readonly { readonly host: string; readonly port: number; readonly allowed: boolean }[];
+}): string {
+  const command = result.failedCommand === null ? '' : ` '${result.failedCommand.join(' ')}'`;
+  const what =
+    result.error ??
+    `setup${command} ${result.timedOut ? 'timed out' : `exited with ${String(result.exitCode)}`}`;
+  const refused = result.egress.filter((e) => !e.allowed).map((e) => `${e.host}:${e.port}`);
+  return `${what}${refused.length === 0 ? '' : `; refused: ${refused.join(', ')}`}`;
 }

@@ -5,11 +5,13 @@
 // Ties on one line go to the earlier entry of the table (more specific first).
 // Special cases: a document that starts as XML is a JUnit report whatever its captured output
 // says; `swift test` prints an XCTest and then a swift-testing summary, which the xctest parser
-// reads together; JUnit markup elsewhere only counts when nothing else matched.
-import { cargoResultPattern } from './cargo';
+// reads together; JUnit markup elsewhere only counts when nothing else matched. Node's dot
+// reporter prints nothing but dots, too little to recognise: it is read when the runner is named.
+import { cargoCouldNotCompilePattern, cargoResultPattern, libtestSuitePattern } from './cargo';
 import { parseGoEvent } from './go-json';
 import { goFailPattern, goNoTestFilesPattern, goOkPattern, goResultPattern } from './go-text';
 import { jestSuitesPattern, jestTestsPattern } from './jest';
+import { mavenSignaturePattern } from './maven';
 import { mochaPassingPattern } from './mocha';
 import { nextestSummaryPattern } from './nextest';
 import { nodeSpecTestsPattern, nodeTapTestsPattern } from './node';
@@ -34,7 +36,7 @@ const any =
 
 const signatures: readonly (readonly [RunnerName, Signature])[] = [
   ['nextest', any(nextestSummaryPattern)],
-  ['cargo', any(cargoResultPattern)],
+  ['cargo', any(cargoResultPattern, libtestSuitePattern, cargoCouldNotCompilePattern)],
   [
     'go',
     (line) =>
@@ -61,6 +63,7 @@ const signatures: readonly (readonly [RunnerName, Signature])[] = [
   ['xctest', any(xctestExecutedPattern)],
   ['swift-testing', any(swiftTestingRunPattern)],
   ['ctest', any(ctestSummaryPattern, ctestNoTestsPattern)],
+  ['maven', any(mavenSignaturePattern)],
   [
     'meson',
     (line, previous) =>

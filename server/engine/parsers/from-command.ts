@@ -55,9 +55,11 @@ export function runnerFromCommand(argv: readonly string[]): RunnerName | 'auto' 
       return first === 'test' ? 'meson' : 'auto';
     case 'mvn':
     case 'mvnw':
+      // Surefire's console; its JUnit XML reports (see junit-paths) are read first when present.
+      return 'maven';
     case 'gradle':
     case 'gradlew':
-      // Their console output has no parser here; the results are the JUnit XML reports.
+      // Gradle's console output has no parser here; the results are the JUnit XML reports.
       return 'junit';
     default:
       return 'auto';

@@ -1,20 +1,21 @@
 // `go test -json`: one test2json event per line. A test's result is its `pass`/`fail`/`skip`
 // event with a `Test` field, counted only if a `run` event for the same test came first: go 1.19's
 // test2json turns a `--- PASS: X` line that a test prints itself into a `pass` event for X, but it
-// never invents the matching `run`. A package-level `fail` (no `Test`; go ≥ 1.24 adds
-// `FailedBuild` for build failures) marks the package failed. Older go versions print
-// `FAIL pkg [build failed]` as plain text among the events; that line is read too.
-import { tallyGo, type GoResult, type Outcome } from './go-results';
+// never invents the matching `run`. A package-level `fail` (no `Test`) marks the package failed;
+// go ≥ 1.24 adds `FailedBuild` when it did not build, and reports the build itself as
+// `build-output`/`build-fail` events. Older go versions print `FAIL pkg [build failed]` (or
+// `[setup failed]`) as plain text among the events; that line is read too.
+import { GoRun, tallyGo, type Outcome } from './go-results';
+import { buildFailedPattern } from './go-text';
 import { unparsed, type TestCounts } from './types';
-import { toLines } from './text';
-
-const buildFailedPattern = /^FAIL\s+(\S+) \[(?:build|setup) failed\]$/;
+import { isCutTail, toLines } from './text';
 
 interface GoEvent {
   Action?: unknown;
   ImportPath?: unknown;
   Package?: unknown;
   Test?: unknown;
+  FailedBuild?: unknown;
 }
 
 export function parseGoEvent(line: string): GoEvent | null {
@@ -32,31 +33,38 @@ export function parseGoEvent(line: string): GoEvent | null {
 }
 
 export function parseGoJson(output: string): TestCounts {
-  const started = new Set<string>();
-  const results: GoResult[] = [];
-  const failedPackages = new Set<string>();
+  const run = new GoRun();
   let sawEvent = false;
+  let sawBuildFailure = false;
 
   for (const line of toLines(output)) {
-    const built = buildFailedPattern.exec(line);
-    if (built?.[1] !== undefined) failedPackages.add(built[1]);
+    const built = buildFailedPattern.exec(line)?.[1];
+    if (built !== undefined) {
+      const pkg = run.get(built);
+      pkg.failed = true;
+      pkg.buildFailed = true;
+      sawBuildFailure = true;
+    }
     const event = parseGoEvent(line);
     if (event === null) continue;
     sawEvent = true;
-    const pkg = typeof event.Package === 'string' ? event.Package : '';
+    if (event.Action === 'build-fail') sawBuildFailure = true;
+    if (typeof event.Package !== 'string') continue;
+    const pkg = run.get(event.Package);
     const action = event.Action;
     if (typeof event.Test !== 'string') {
-      if (action === 'fail' && pkg !== '') failedPackages.add(pkg);
+      if (action === 'fail') pkg.failed = true;
+      if (action === 'fail' && typeof event.FailedBuild === 'string') pkg.buildFailed = true;
       continue;
     }
-    const key = `${pkg}\u0000${event.Test}`;
-    if (action === 'run') started.add(key);
-    else if (isOutcome(action) && started.has(key)) {
-      results.push({ pkg, test: event.Test, outcome: action });
-    }
+    if (action === 'run') pkg.start(event.Test);
+    else if (isOutcome(action) && pkg.started.has(event.Test)) pkg.report(event.Test, action);
   }
-  if (!sawEvent && failedPackages.size === 0) return unparsed();
-  return tallyGo(results, failedPackages);
+  if (!sawEvent && !sawBuildFailure) return unparsed();
+  const result = tallyGo(run);
+  const buildFailed = result.buildFailed || sawBuildFailure;
+  // Without a run-wide summary, a tail whose beginning was cut cannot name every test.
+  return { ...result, buildFailed, tests: isCutTail(output) ? [] : result.tests };
 }
 
 function isOutcome(action: unknown): action is Outcome {

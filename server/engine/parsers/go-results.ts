@@ -1,57 +1,74 @@
-// Shared arithmetic of the two go test formats (`-json` events and `-v` text).
+// Shared arithmetic of the two go test formats (`-json` events and `-v` text), so that one run
+// read either way gives the same tests and counts.
 //
-// Subtests: only leaves count. A parent test reports pass/fail as the roll-up of its subtests, so
-// counting it too would count one failure twice. The exception is a parent that failed while none
-// of its subtests did (a `t.Fatal` after its `t.Run`s): that failure is its own and counts once.
+// Every test and subtest that reports a result counts, parents of subtests included, as
+// `go test -json` reports them and gotestsum counts them: `TestTable` failing because its
+// `TestTable/n=2` failed is two failed tests. Ids are `importpath.TestName/sub` (go has already
+// replaced spaces in subtest names). With -count=N a test reports N times; the last report stands.
 //
-// Packages: a package that go reports as FAIL without any failing test in it (build failure,
-// `[setup failed]`, a panic in TestMain or init, a test binary killed by -timeout) counts as one
-// failure. Go itself prints such a package as a FAIL result line, and without it a broken package
-// next to green ones would look like a clean run. `[no test files]` packages count as nothing.
-import { counts, type TestCounts } from './types';
+// Packages: a test that started but never reported, in a package that failed, is the one that hung
+// or crashed the binary (-timeout, a panic in another goroutine): it failed. A package that failed
+// with no failed or unfinished test at all (a panic in init or TestMain, os.Exit) counts as one
+// failed test whose id is the import path, because go prints it as a FAIL result and a broken
+// package next to green ones must not look like a clean run. A package that did not build
+// (`[build failed]`, `[setup failed]`) makes the result `buildFailed`: its tests never ran, and it
+// is not a failed test; the tests of the other packages still count.
+import { listOnly } from './test-list';
+import type { TestCase, TestCounts, TestStatus } from './types';
 
 export type Outcome = 'pass' | 'fail' | 'skip';
 
-export interface GoResult {
-  readonly pkg: string;
-  readonly test: string;
-  readonly outcome: Outcome;
+export class GoPackage {
+  /** Tests in the order they started (`=== RUN` / `run` events). */
+  readonly started = new Set<string>();
+  /** Results in the order first reported; a later report of the same test replaces its outcome. */
+  readonly outcomes = new Map<string, Outcome>();
+  failed = false;
+  buildFailed = false;
+
+  constructor(readonly name: string) {}
+
+  start(test: string): void {
+    this.started.add(test);
+  }
+
+  report(test: string, outcome: Outcome): void {
+    this.outcomes.set(test, outcome);
+  }
 }
 
-export function tallyGo(
-  results: readonly GoResult[],
-  failedPackages: ReadonlySet<string>,
-): TestCounts {
-  const key = (pkg: string, test: string): string => `${pkg}\u0000${test}`;
-  // With -count=N a test reports N times; the last report stands for it.
-  const byKey = new Map<string, GoResult>();
-  for (const result of results) byKey.set(key(result.pkg, result.test), result);
+/** Packages by import path, created on first mention, in that order. */
+export class GoRun {
+  readonly packages = new Map<string, GoPackage>();
 
-  const parents = new Set<string>();
-  const parentsOfFailures = new Set<string>();
-  for (const { pkg, test, outcome } of byKey.values()) {
-    const parts = test.split('/');
-    for (let depth = 1; depth < parts.length; depth += 1) {
-      const ancestor = key(pkg, parts.slice(0, depth).join('/'));
-      parents.add(ancestor);
-      if (outcome === 'fail') parentsOfFailures.add(ancestor);
+  get(name: string): GoPackage {
+    let found = this.packages.get(name);
+    if (found === undefined) {
+      found = new GoPackage(name);
+      this.packages.set(name, found);
     }
+    return found;
   }
+}
 
-  let passed = 0;
-  let failed = 0;
-  let skipped = 0;
-  const packagesWithFailures = new Set<string>();
-  for (const [id, { pkg, outcome }] of byKey) {
-    const counted = !parents.has(id) || (outcome === 'fail' && !parentsOfFailures.has(id));
-    if (!counted) continue;
-    if (outcome === 'pass') passed += 1;
-    else if (outcome === 'skip') skipped += 1;
-    else {
-      failed += 1;
-      packagesWithFailures.add(pkg);
-    }
+const statuses: Readonly<Record<Outcome, TestStatus>> = {
+  pass: 'passed',
+  fail: 'failed',
+  skip: 'skipped',
+};
+
+export function tallyGo(run: GoRun): TestCounts {
+  const tests: TestCase[] = [];
+  let buildFailed = false;
+  for (const pkg of run.packages.values()) {
+    const id = (test: string): string => (pkg.name === '' ? test : `${pkg.name}.${test}`);
+    buildFailed ||= pkg.buildFailed;
+    for (const [test, outcome] of pkg.outcomes) tests.push({ id: id(test), status: statuses[outcome] });
+    if (!pkg.failed || pkg.buildFailed) continue;
+    const unfinished = [...pkg.started].filter((test) => !pkg.outcomes.has(test));
+    for (const test of unfinished) tests.push({ id: id(test), status: 'failed' });
+    const anyFailed = unfinished.length > 0 || [...pkg.outcomes.values()].includes('fail');
+    if (!anyFailed && pkg.name !== '') tests.push({ id: pkg.name, status: 'failed' });
   }
-  for (const pkg of failedPackages) if (!packagesWithFailures.has(pkg)) failed += 1;
-  return counts(passed, failed, skipped);
+  return { ...listOnly(tests), buildFailed };
 }

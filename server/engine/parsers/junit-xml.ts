@@ -8,10 +8,15 @@
 // attributes used: the root <testsuites> if it has them, else the sum of top-level <testsuite>s.
 // Retried tests that ended green (surefire's <flakyFailure>, nextest's <flakyError>) passed.
 //
+// Test ids are `classname.name` (surefire: `com.example.CartTest.appliesDiscount`; pytest:
+// `tests.test_cart.TestCart.test_total`), or the name alone when the classname is missing or the
+// same as the name (ctest); entity references are decoded, duplicates become `id #2`.
+//
 // A hand-rolled scanner instead of an XML library: the engine stays dependency-free and only tag
 // names and a few attributes matter. Comments, CDATA and processing instructions are removed
 // first, because captured test output inside them may contain `<failure>`-like text.
-import { counts, unparsed, type TestCounts } from './types';
+import { uniqueTests } from './test-list';
+import { counts, fromTests, unparsed, type TestCase, type TestCounts } from './types';
 import { num } from './text';
 
 const tagPattern =
@@ -20,6 +25,7 @@ const attributePattern = /([^\s=]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
 const skippedStatuses = new Set(['notrun', 'disabled', 'skipped']);
 
 interface Case {
+  id: string;
   failed: boolean;
   skipped: boolean;
 }
@@ -31,23 +37,25 @@ export function parseJUnitXml(xml: string): TestCounts {
     .replace(/<[?!][\s\S]*?>/g, '');
   const stack: string[] = [];
   let current: Case | null = null;
-  const tally = { passed: 0, failed: 0, skipped: 0 };
-  let cases = 0;
+  const cases: TestCase[] = [];
   let rootTotals: TestCounts | null = null;
   const suiteTotals: TestCounts[] = [];
 
   for (const match of text.matchAll(tagPattern)) {
     const [, closing, name = '', rawAttributes = '', selfClosing] = match;
     if (closing === '/') {
-      if (name === 'testcase' && current !== null) tally[outcome(current)] += 1;
+      if (name === 'testcase' && current !== null) cases.push(testCase(current));
       if (name === 'testcase') current = null;
       stack.pop();
       continue;
     }
     const attributes = parseAttributes(rawAttributes);
     if (name === 'testcase') {
-      cases += 1;
-      current = { failed: false, skipped: skippedStatuses.has(attributes.get('status') ?? '') };
+      current = {
+        id: caseId(attributes),
+        failed: false,
+        skipped: skippedStatuses.has(attributes.get('status') ?? ''),
+      };
     } else if (current !== null && stack.at(-1) === 'testcase') {
       if (name === 'failure' || name === 'error') current.failed = true;
       else if (name === 'skipped') current.skipped = true;
@@ -58,12 +66,12 @@ export function parseJUnitXml(xml: string): TestCounts {
     }
     if (selfClosing !== '/') stack.push(name);
     else if (name === 'testcase' && current !== null) {
-      tally[outcome(current)] += 1;
+      cases.push(testCase(current));
       current = null;
     }
   }
 
-  if (cases > 0) return counts(tally.passed, tally.failed, tally.skipped);
+  if (cases.length > 0) return fromTests(uniqueTests(cases));
   if (rootTotals !== null) return rootTotals;
   if (suiteTotals.length === 0) return unparsed();
   return counts(
@@ -73,9 +81,32 @@ export function parseJUnitXml(xml: string): TestCounts {
   );
 }
 
-function outcome(testCase: Case): 'passed' | 'failed' | 'skipped' {
-  if (testCase.failed) return 'failed';
-  return testCase.skipped ? 'skipped' : 'passed';
+function testCase({ id, failed, skipped }: Case): TestCase {
+  return { id, status: failed ? 'failed' : skipped ? 'skipped' : 'passed' };
+}
+
+function caseId(attributes: ReadonlyMap<string, string>): string {
+  const name = decode(attributes.get('name') ?? '');
+  const classname = decode(attributes.get('classname') ?? '');
+  return classname === '' || classname === name ? name : `${classname}.${name}`;
+}
+
+const entities: Readonly<Record<string, string>> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+};
+
+function decode(text: string): string {
+  return text.replace(/&(#x[0-9a-fA-F]{1,6}|#\d{1,7}|[a-z]+);/g, (whole, entity: string) => {
+    if (!entity.startsWith('#')) return entities[entity] ?? whole;
+    const code = entity.startsWith('#x')
+      ? Number.parseInt(entity.slice(2), 16)
+      : Number.parseInt(entity.slice(1), 10);
+    return code <= 0x10ffff ? String.fromCodePoint(code) : whole;
+  });
 }
 
 function parseAttributes(raw: string): Map<string, string> {

@@ -10,12 +10,24 @@
 // "Summary of Failures"); Expected Fail counts as skipped (consistent with pytest's xfail).
 // A build failure (`Could not rebuild`) prints no block: `parsed: false`. `No tests defined.` is
 // `parsed: true` with 0/0/0.
-import { counts, unparsed, type TestCounts } from './types';
+//
+// Test ids are the names as meson prints them in its result lines, `3/6 fails   FAIL   0.01s
+// exit status 1` (`project:suite / name` when tests belong to suites), with the same arithmetic
+// per status: OK passed, SKIP and EXPECTEDFAIL skipped, anything else failed.
+import { withTests } from './test-list';
+import { counts, unparsed, type TestCase, type TestCounts, type TestStatus } from './types';
 import { lastIndexMatching, num, toLines } from './text';
 
 export const mesonOkPattern = /^Ok:\s+\d+\s*$/;
 export const mesonNoTestsPattern = /^No tests defined\.$/;
 const itemPattern = /^([A-Za-z ]+):\s+(\d+)\s*$/;
+const resultPattern =
+  /^\s*\d+\/\d+ (\S.*?)\s+(OK|FAIL|SKIP|EXPECTEDFAIL|UNEXPECTEDPASS|TIMEOUT|ERROR)\s+\d+(?:\.\d+)?s\b/;
+const statuses: Readonly<Record<string, TestStatus>> = {
+  OK: 'passed',
+  SKIP: 'skipped',
+  EXPECTEDFAIL: 'skipped',
+};
 
 export function parseMeson(output: string): TestCounts {
   const lines = toLines(output);
@@ -29,9 +41,17 @@ export function parseMeson(output: string): TestCounts {
     values.set(match[1] ?? '', num(match[2]));
   }
   const value = (key: string): number => values.get(key) ?? 0;
-  return counts(
+  const summary = counts(
     value('Ok'),
     value('Fail') + value('Unexpected Pass') + value('Timeout'),
     value('Skipped') + value('Expected Fail'),
   );
+  const tests: TestCase[] = [];
+  for (const line of lines.slice(0, index)) {
+    const match = resultPattern.exec(line);
+    if (match !== null) {
+      tests.push({ id: match[1] ?? '', status: statuses[match[2] ?? ''] ?? 'failed' });
+    }
+  }
+  return withTests(summary, tests);
 }

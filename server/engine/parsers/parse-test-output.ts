@@ -5,6 +5,7 @@ import { detectRunner } from './detect';
 import { parseGo } from './go';
 import { parseJest } from './jest';
 import { parseJUnitXml } from './junit-xml';
+import { parseMaven } from './maven';
 import { parseMeson } from './meson';
 import { parseMocha } from './mocha';
 import { parseNextest } from './nextest';
@@ -33,6 +34,7 @@ export const parsers: Readonly<Record<RunnerName, Parser>> = {
   'swift-testing': parseSwiftTesting,
   ctest: parseCtest,
   meson: parseMeson,
+  maven: parseMaven,
   junit: parseJUnitXml,
 };
 

@@ -9,13 +9,18 @@
 //
 // Decisions: a test that passes with only known issues (`withKnownIssue`) counts as passed; only
 // the last run summary counts, because a test could print one earlier.
-import { counts, unparsed, type TestCounts } from './types';
+//
+// Test ids are the names after `Test`: the function (`adds()`) or its display name without the
+// quotes (`Parsing rejects junk`), from the `passed after`, `failed after` and `skipped` lines.
+import { withTests } from './test-list';
+import { counts, unparsed, type TestCase, type TestCounts } from './types';
 import { lastIndexMatching, num, toLines } from './text';
 
 export const swiftTestingRunPattern =
   /^\S+ Test run with (\d+) tests?(?: in \d+ suites?)? (passed|failed) after \d+(?:\.\d+)? seconds\b/u;
 const testFailedPattern = /^\S+ Test (?!run with )(.+) failed after \d+(?:\.\d+)? seconds\b/u;
 const testSkippedPattern = /^\S+ Test (.+?) skipped(?:\.|: ")/u;
+const testPassedPattern = /^\S+ Test (?!run with )(.+) passed after \d+(?:\.\d+)? seconds\b/u;
 
 export function parseSwiftTesting(output: string): TestCounts {
   const lines = toLines(output);
@@ -29,5 +34,19 @@ export function parseSwiftTesting(output: string): TestCounts {
 
   const failed = run?.[2] === 'failed' ? Math.min(Math.max(names(testFailedPattern), 1), total) : 0;
   const skipped = Math.min(names(testSkippedPattern), total - failed);
-  return counts(total - failed - skipped, failed, skipped);
+  const summary = counts(total - failed - skipped, failed, skipped);
+  const tests: TestCase[] = [];
+  for (const line of before) {
+    const passed = testPassedPattern.exec(line)?.[1];
+    const failedName = testFailedPattern.exec(line)?.[1];
+    const skippedName = testSkippedPattern.exec(line)?.[1];
+    if (passed !== undefined) tests.push({ id: unquote(passed), status: 'passed' });
+    else if (failedName !== undefined) tests.push({ id: unquote(failedName), status: 'failed' });
+    else if (skippedName !== undefined) tests.push({ id: unquote(skippedName), status: 'skipped' });
+  }
+  return withTests(summary, tests);
+}
+
+function unquote(name: string): string {
+  return /^".*"$/.test(name) ? name.slice(1, -1) : name;
 }

@@ -8,17 +8,20 @@
 // a bail-out without a plan counts as one failure.
 // TAP's counts come from the protocol itself: a test that prints `ok 5` to stdout is a test point
 // by definition, so nothing can tell it apart.
-import { counts, unparsed, type TestCounts } from './types';
-import { num, toLines } from './text';
+//
+// Test ids are the points' descriptions (`ok 1 - first passes` → `first passes`; mocha writes no
+// dash), or `#N` for a point without one. A run with missing points names no tests: the missing
+// ones have no names.
+import { listOnly } from './test-list';
+import { counts, unparsed, type TestCase, type TestCounts, type TestStatus } from './types';
+import { isCutTail, num, toLines } from './text';
 
-export const tapPointPattern = /^(not )?ok\b(?:\s+\d+)?(.*)$/;
+export const tapPointPattern = /^(not )?ok\b(?:\s+(\d+))?(.*)$/;
 export const tapPlanPattern = /^1\.\.(\d+)\b/;
 const directivePattern = /(?:^|[^\\])#\s*(?:skip|todo)\b/i;
 
 export function parseTap(output: string): TestCounts {
-  let passed = 0;
-  let failed = 0;
-  let skipped = 0;
+  const tests: TestCase[] = [];
   let planned: number | null = null;
   let bailedOut = false;
   for (const line of toLines(output)) {
@@ -30,13 +33,26 @@ export function parseTap(output: string): TestCounts {
     }
     const point = tapPointPattern.exec(line);
     if (point === null) continue;
-    if (directivePattern.test(point[2] ?? '')) skipped += 1;
-    else if (point[1] === undefined) passed += 1;
-    else failed += 1;
+    const rest = point[3] ?? '';
+    const status: TestStatus = directivePattern.test(rest)
+      ? 'skipped'
+      : point[1] === undefined
+        ? 'passed'
+        : 'failed';
+    tests.push({ id: description(rest) ?? `#${point[2] ?? tests.length + 1}`, status });
   }
-  const seen = passed + failed + skipped;
-  if (seen === 0 && planned === null && !bailedOut) return unparsed();
-  const missing = Math.max(0, (planned ?? 0) - seen);
+  if (tests.length === 0 && planned === null && !bailedOut) return unparsed();
+  const listed = listOnly(tests);
+  const missing = Math.max(0, (planned ?? 0) - tests.length);
   // A bail-out always fails the run, even when no plan says how many points went missing.
-  return counts(passed, failed + Math.max(missing, bailedOut ? 1 : 0), skipped);
+  const lost = Math.max(missing, bailedOut ? 1 : 0);
+  if (lost === 0) return isCutTail(output) ? { ...listed, tests: [] } : listed;
+  return counts(listed.passed, listed.failed + lost, listed.skipped);
+}
+
+/** `- first passes # SKIP reason` → `first passes`; null when the point has no description. */
+function description(rest: string): string | null {
+  const match = /^\s*(?:-\s*)?(.*?)\s*(?:(?<!\\)#.*)?$/.exec(rest);
+  const text = match?.[1] ?? '';
+  return text === '' ? null : text;
 }

@@ -47,3 +47,12 @@ export function countParts(text: string, separator: RegExp): Map<string, number>
 export function get(parts: ReadonlyMap<string, number>, ...words: string[]): number {
   return words.reduce((total, word) => total + (parts.get(word) ?? 0), 0);
 }
+
+/**
+ * Whether `output` is a tail whose beginning was cut (the engine's output recorder starts such a
+ * tail with `[… N bytes omitted …]`). Runners that print no run-wide summary (go, cargo's
+ * per-binary ones) cannot prove such a list complete.
+ */
+export function isCutTail(output: string): boolean {
+  return /^\[… \d+ bytes omitted/.test(output);
+}

@@ -532,6 +532,7 @@ describe('parsing', () => {
       symlinks: [],
       hiddenCharacters: [],
       large: false,
+      testEdits: [],
     });
   });
 });

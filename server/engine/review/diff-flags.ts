@@ -1,5 +1,16 @@
+import {
+  isTestPath,
+  testEditsOf,
+  testEditsOfHunks,
+  type FileChange,
+  type TestEdit,
+} from './test-edits';
+
+export { isTestPath };
+
 /**
- * Structural facts about a diff that a reviewer must not miss, computed from the diff text alone.
+ * Structural facts about a diff that a reviewer must not miss, computed from the diff text alone
+ * (and `testEdits` from the files' contents where the caller has them).
  * (Implementation: see diffFlags below.)
  */
 export interface DiffFlags {
@@ -44,6 +55,21 @@ export interface DiffFlags {
   }[];
   /** Over the size a reviewer can read in one sitting (many files or lines). */
   readonly large: boolean;
+  /**
+   * Changes to tests wherever they live: test-named files, files that configure how tests are
+   * collected or run, and tests inside ordinary source files (see `testEditsOf`). Exact when
+   * `diffFlags` was given the files' contents, otherwise as far as the hunks show. Always set by
+   * `diffFlags`; optional so flags stored before it existed still parse.
+   */
+  readonly testEdits?: readonly TestEdit[];
+}
+
+export interface DiffFlagsOptions {
+  /**
+   * The changed files' contents before and after. With them `testEdits` compares whole test
+   * blocks and configuration sections; without them it reads what the hunks show.
+   */
+  readonly files?: readonly FileChange[];
 }
 
 /** One line of a hunk: context, removed or added. `newLine` is its number in the new file (0 for removed). */
@@ -67,6 +93,8 @@ export interface DiffFile {
   readonly additions: number;
   readonly deletions: number;
   readonly lines: readonly DiffLine[];
+  /** The text after each hunk's `@@ … @@` (git's guess at the enclosing function), by hunk. */
+  readonly hunkContexts: readonly string[];
 }
 
 export const LARGE_FILES = 50;
@@ -85,6 +113,7 @@ interface FileBuilder {
   deletions: number;
   lines: DiffLine[];
   hunks: number;
+  hunkContexts: string[];
 }
 
 const newBuilder = (headerA: string | null, headerB: string | null): FileBuilder => ({
@@ -100,6 +129,7 @@ const newBuilder = (headerA: string | null, headerB: string | null): FileBuilder
   deletions: 0,
   lines: [],
   hunks: 0,
+  hunkContexts: [],
 });
 
 function finish(file: FileBuilder): DiffFile {
@@ -117,6 +147,7 @@ function finish(file: FileBuilder): DiffFile {
     additions: file.additions,
     deletions: file.deletions,
     lines: file.lines,
+    hunkContexts: file.hunkContexts,
   };
 }
 
@@ -197,7 +228,7 @@ function gitHeaderNames(rest: string): { a: string | null; b: string | null } {
   return { a: null, b: null };
 }
 
-const hunkHeader = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/;
+const hunkHeader = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@ ?(.*)$/;
 
 /**
  * Splits a git diff (or a `git format-patch` mail, or a plain unified diff) into files. Hunks are
@@ -292,6 +323,7 @@ function readHunk(
   let newLeft = header[4] === undefined ? 1 : Number(header[4]);
   let newLine = Number(header[3]);
   const hunk = file.hunks++;
+  file.hunkContexts.push(header[5] ?? '');
   let i = start;
   while (i < lines.length && (oldLeft > 0 || newLeft > 0)) {
     const line = lines[i] ?? '';
@@ -318,26 +350,6 @@ function readHunk(
   }
   while (i < lines.length && (lines[i] ?? '').startsWith('\\')) i += 1;
   return i;
-}
-
-// Directory names and file names that hold tests by convention, across ecosystems.
-const testDirectory =
-  /^(?:tests?|__tests?__|specs?|testdata|e2e|__snapshots__)$|[._-](?:tests?|specs?)$/i;
-const testFileName = [
-  /_test\.[A-Za-z0-9]+$/, // Go, Python, Ruby, Elixir, Dart, C/C++
-  /^test_[^/]*\.py$/,
-  /^conftest\.py$/,
-  /\.(?:test|spec)\.[A-Za-z0-9]+$/, // JS/TS, also *.spec.* anywhere
-  /_spec\.[A-Za-z0-9]+$/,
-  /[a-z0-9](?:Tests?|IT)\.(?:java|kt|scala|groovy|cs|php)$/,
-  /\.snap$/,
-];
-
-export function isTestPath(path: string | null): boolean {
-  if (path === null) return false;
-  const parts = path.split('/');
-  const name = parts.pop() ?? '';
-  return parts.some((part) => testDirectory.test(part)) || testFileName.some((re) => re.test(name));
 }
 
 // Declarations of one test case; the capture (if any) names it.
@@ -438,8 +450,11 @@ function removedTestCases(file: DiffFile): string[] {
   return removed;
 }
 
-/** The structural flags of a git-format unified diff. Never throws. */
-export function diffFlags(diff: string | Uint8Array): DiffFlags {
+/**
+ * The structural flags of a git-format unified diff. Never throws. `options.files`, the changed
+ * files' contents, makes `testEdits` exact.
+ */
+export function diffFlags(diff: string | Uint8Array, options: DiffFlagsOptions = {}): DiffFlags {
   const text =
     typeof diff === 'string'
       ? diff
@@ -505,5 +520,6 @@ export function diffFlags(diff: string | Uint8Array): DiffFlags {
     symlinks,
     hiddenCharacters,
     large: files.length > LARGE_FILES || additions + deletions > LARGE_LINES,
+    testEdits: options.files === undefined ? testEditsOfHunks(files) : testEditsOf(options.files),
   };
 }

@@ -6,8 +6,10 @@ export {
   LARGE_LINES,
   type DiffFile,
   type DiffFlags,
+  type DiffFlagsOptions,
   type DiffLine,
 } from './diff-flags';
+export { testEditsOf, type FileChange, type TestEdit, type TestEditKind } from './test-edits';
 export {
   formatPatchMail,
   PATCH_AUTHOR,

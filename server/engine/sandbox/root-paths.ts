@@ -58,14 +58,28 @@ export interface RootPathsOptions {
   readonly extra?: readonly string[];
   /** The root to read (tests point it at a fake tree). */
   readonly fsRoot?: string;
+  /**
+   * The workspace's absolute path (the same inside the sandbox): the run's PATH then begins with
+   * the project's own toolchain, its `node_modules/.bin` and `.venv/bin`, whether or not setup has
+   * made them yet.
+   */
+  readonly workspace?: string;
 }
 
 export interface RootPaths {
   readonly readOnly: string[];
   readonly symlinks: (readonly [string, string])[];
-  /** The run's PATH: the entries of the given PATH that the sandbox shows, in order. */
+  /**
+   * The run's PATH: the workspace's own toolchain directories, then the entries of the given PATH
+   * that the sandbox shows, in order.
+   */
   readonly path: string;
 }
+
+/** The workspace's own program directories, first on a run's PATH. */
+export const workspaceBins = ['node_modules/.bin', '.venv/bin'] as const;
+
+const inNodeModules = (dir: string): boolean => dir.split('/').includes('node_modules');
 
 /** Variables naming a toolchain's own directory tree. */
 const toolchainVariables = ['RUSTUP_HOME', 'CARGO_HOME', 'PYENV_ROOT', 'GOROOT', 'JAVA_HOME'];
@@ -84,7 +98,7 @@ const homes = /^(\/root|\/home\/[^/]+)(\/|$)/;
 export function toolchainRootOf(entry: string): string | null {
   const dir = path.resolve(entry);
   if (systemDirs.some((system) => isUnder(dir, system))) return null;
-  if (dir.split('/').includes('node_modules')) return null;
+  if (inNodeModules(dir)) return null;
   const home = homes.exec(dir);
   if (home?.[1] !== undefined) {
     const [first] = path.relative(home[1], dir).split('/');
@@ -161,10 +175,20 @@ export function sandboxRootPaths(options: RootPathsOptions): RootPaths {
     visible(dir) &&
     (shownAt(dir) ||
       symlinks.some(([link, target]) => isUnder(dir, link) && shownAt(path.resolve('/', target))));
-  const entries = pathEntries(options.env.PATH);
+  // Never a node_modules/.bin of the host's: npm and npx put Shadowbox's own first on the server's
+  // PATH, and it may lie inside a shown tree (a global install under node's prefix or /usr).
+  const host = pathEntries(options.env.PATH).filter((dir) => inRoot(dir) && !inNodeModules(dir));
   return {
     readOnly: shown,
     symlinks,
-    path: [...new Set(entries.filter(inRoot))].join(':'),
+    path: [...new Set([...workspacePath(options.workspace), ...host])].join(':'),
   };
+}
+
+function workspacePath(workspace: string | undefined): string[] {
+  if (workspace === undefined) return [];
+  if (!path.isAbsolute(workspace)) {
+    throw new Error(`sandboxRootPaths: workspace must be an absolute path, not '${workspace}'`);
+  }
+  return workspaceBins.map((bin) => path.join(workspace, bin));
 }

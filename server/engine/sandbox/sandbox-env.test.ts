@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sandboxEnv, validateExtraEnv } from './sandbox-env';
+import { offlineEnv, sandboxEnv, validateExtraEnv } from './sandbox-env';
 
 describe('sandboxEnv', () => {
   it('is an allowlist: the server environment never reaches a run', () => {
@@ -8,6 +8,7 @@ describe('sandboxEnv', () => {
       tmpdir: '/s/home',
       host: { PATH: '/usr/bin', SHADOWBOX_LLM_API_KEY: 'secret', PYENV_ROOT: '/root/.pyenv' },
       extra: { CI: '1' },
+      offline: false,
     });
     expect(env).toEqual({
       PATH: '/usr/bin',
@@ -27,4 +28,51 @@ describe('sandboxEnv', () => {
       );
     },
   );
+
+  it('makes package managers fail fast offline by default (no wait on DNS in a run without a network)', () => {
+    const env = sandboxEnv({ home: '/s/home', tmpdir: '/s/home', host: { PATH: '/usr/bin' } });
+    expect(env).toEqual({
+      PATH: '/usr/bin',
+      HOME: '/s/home',
+      TMPDIR: '/s/home',
+      LANG: 'C.UTF-8',
+      npm_config_offline: 'true',
+      npm_config_update_notifier: 'false',
+      npm_config_fund: 'false',
+      npm_config_audit: 'false',
+      PIP_NO_INDEX: '1',
+      PIP_DISABLE_PIP_VERSION_CHECK: '1',
+      CARGO_NET_OFFLINE: 'true',
+      GOPROXY: 'off',
+      GOSUMDB: 'off',
+      UV_OFFLINE: '1',
+      YARN_ENABLE_OFFLINE_MODE: '1',
+    });
+  });
+
+  it('sets none of the offline variables for a setup run (offline: false), and keeps GOFLAGS as passed', () => {
+    const env = sandboxEnv({
+      home: '/s/home',
+      tmpdir: '/s/home',
+      host: { PATH: '/usr/bin', GOFLAGS: '-modcacherw' },
+      offline: false,
+    });
+    for (const name of Object.keys(offlineEnv)) expect(env).not.toHaveProperty(name);
+    expect(env.GOFLAGS).toBe('-modcacherw');
+    expect(sandboxEnv({ home: '/h', tmpdir: '/h', host: { GOFLAGS: '-mod=vendor' } }).GOFLAGS).toBe(
+      '-mod=vendor',
+    );
+  });
+
+  it('lets a task change an offline variable: not reserved, since a run has no network to reach', () => {
+    expect(() => validateExtraEnv({ GOPROXY: 'https://proxy.golang.org' })).not.toThrow();
+    const env = sandboxEnv({
+      home: '/s/home',
+      tmpdir: '/s/home',
+      host: {},
+      extra: { npm_config_offline: 'false' },
+    });
+    expect(env.npm_config_offline).toBe('false');
+    expect(env.PIP_NO_INDEX).toBe('1');
+  });
 });

@@ -36,12 +36,38 @@ const reserved = new Set([
 ]);
 const validName = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
+/**
+ * What makes package managers fail at once in a run without a network instead of waiting on DNS
+ * (`npx` of a package the workspace lacks waited 70 s for the registry's address). pnpm reads
+ * npm's variables; Go needs no GOFLAGS change (the host's passes through as it is). These are not
+ * reserved: a task's own variables come after them and may change them, which reaches no network
+ * (a run has none) and only costs that task the wait.
+ */
+export const offlineEnv: Readonly<Record<string, string>> = {
+  npm_config_offline: 'true',
+  npm_config_update_notifier: 'false',
+  npm_config_fund: 'false',
+  npm_config_audit: 'false',
+  PIP_NO_INDEX: '1',
+  PIP_DISABLE_PIP_VERSION_CHECK: '1',
+  CARGO_NET_OFFLINE: 'true',
+  GOPROXY: 'off',
+  GOSUMDB: 'off',
+  UV_OFFLINE: '1',
+  YARN_ENABLE_OFFLINE_MODE: '1',
+};
+
 export interface SandboxEnvOptions {
   /** A per-run directory: HOME points here, so runs never read or write the server's home. */
   readonly home: string;
   readonly tmpdir: string;
   /** Per-task variables. */
   readonly extra?: Readonly<Record<string, string>>;
+  /**
+   * A run without a network (every test and build run; default true) gets `offlineEnv`. Setup
+   * commands, which reach the network through the egress proxy, pass false.
+   */
+  readonly offline?: boolean;
   readonly host?: Readonly<Record<string, string | undefined>>;
 }
 
@@ -83,6 +109,7 @@ export function sandboxEnv(options: SandboxEnvOptions): Record<string, string> {
       if (env[name] === undefined && existsSync(candidate)) env[name] = candidate;
     }
   }
+  if (options.offline ?? true) Object.assign(env, offlineEnv);
   if (options.extra !== undefined) {
     validateExtraEnv(options.extra);
     Object.assign(env, options.extra);

@@ -75,9 +75,29 @@ export async function prepareSandbox(
     readonly limits: RunLimits;
     /** Host directories each run may write through a private overlay (see CacheOverlay). */
     readonly caches?: readonly string[];
+    /** Host files bound read-only, `[host file, sandbox path]` (e.g. the egress forwarder). */
+    readonly files?: readonly (readonly [string, string])[];
+    /** Host unix sockets the run may connect to, `[host socket, sandbox path]` (see SandboxRoot). */
+    readonly sockets?: readonly (readonly [string, string])[];
   },
 ): Promise<PreparedSandbox> {
   const { runDir, limits } = options;
+  const extraFiles = options.files ?? [];
+  const sockets = options.sockets ?? [];
+  for (const [, target] of [...extraFiles, ...sockets]) {
+    // Bound over the workspace or HOME, a file would hide (or stand in for) the run's own.
+    if (
+      !path.isAbsolute(target) ||
+      path.normalize(target) !== target ||
+      [layout.root, layout.home, '/tmp', '/etc', '/proc', '/dev'].some((dir) =>
+        isUnder(target, dir),
+      )
+    ) {
+      throw new TypeError(
+        `prepareSandbox: a bound file's sandbox path must be absolute, normalized and outside the workspace, HOME, /tmp, /etc, /proc and /dev: '${target}'`,
+      );
+    }
+  }
   // A toolchain cache inside a hidden directory (the data dir) is not a cache but the host's data.
   const hidden = (dir: string): boolean =>
     host.hidden.some((h) => isUnder(dir, h) || isUnder(h, dir));
@@ -122,6 +142,7 @@ export async function prepareSandbox(
   }
   const paths = sandboxRootPaths({
     env: options.env,
+    workspace: layout.root,
     hidden: host.hidden,
     extra: host.extraReadOnly,
   });
@@ -136,7 +157,12 @@ export async function prepareSandbox(
     writable,
     tmpfs: [layout.home],
     tmpfsBytes: limits.maxDiskMb * mib,
-    files: [...files, ...secrets.map((file) => [path.join(etc, 'empty'), file] as const)],
+    files: [
+      ...files,
+      ...secrets.map((file) => [path.join(etc, 'empty'), file] as const),
+      ...extraFiles,
+    ],
+    sockets,
     cwd: path.join(layout.root, options.cwd ?? '.'),
     setpriv: host.programs.setpriv,
   };

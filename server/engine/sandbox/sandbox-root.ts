@@ -18,6 +18,12 @@ export interface SandboxRoot {
   readonly tmpfsBytes: number;
   /** Small files written for the run and bound read-only, `[host file, sandbox path]`. */
   readonly files: readonly (readonly [string, string])[];
+  /**
+   * Unix sockets the run may connect to, `[host socket, sandbox path]`: the only host sockets it
+   * can reach (a setup's egress proxy). Bound like a writable file: connect() needs write
+   * permission on the socket, and there is nothing else to write.
+   */
+  readonly sockets?: readonly (readonly [string, string])[];
   /** Absolute directory to start the command in. */
   readonly cwd: string;
   /** util-linux `setpriv`, on a path the root shows (under `/usr`). */
@@ -79,8 +85,13 @@ export function bwrapArgs(root: SandboxRoot, argv: readonly string[]): string[] 
       ],
     })),
     ...root.files.map(([file, target]) => ({ target, args: ['--ro-bind', file, target] })),
+    ...(root.sockets ?? []).map(([socket, target]) => ({
+      target,
+      args: ['--bind', socket, target],
+    })),
   ];
-  // Stable: parents before children, and among equals the order above (ro, links, rw, tmpfs).
+  // Stable: parents before children, and among equals the order above (ro, links, rw, tmpfs,
+  // files, sockets).
   const depth = (p: string): number => p.split('/').filter(Boolean).length;
   mounts.sort((a, b) => depth(a.target) - depth(b.target));
   for (const mount of mounts) args.push(...mount.args);

@@ -3,6 +3,7 @@ import { AppError } from '../../errors/app-error';
 import type { EventSink } from '../ports';
 import { probeSandbox, type SandboxCapabilities } from '../sandbox/probe';
 import type { RunLimits } from '../sandbox/run-limits';
+import type { SandboxHost } from '../sandbox/sandbox-host';
 import { killStaleSandboxes } from '../sandbox/stale-sandboxes';
 import type { HypothesisExecutor, ShadowMode } from './executor';
 import { createInPlaceExecutor } from './inplace-executor';
@@ -39,6 +40,12 @@ export interface ShadowRunner {
   readonly sweep: SweepReport;
   /** How this machine enforces each resource cap (overlay mode); null in place. */
   readonly capabilities: SandboxCapabilities | null;
+  /** What the probe found, for other sandboxed work (setup); null in place. */
+  readonly sandboxHost: SandboxHost | null;
+  /** Where per-run directories of that work go, for a workspace. */
+  readonly scratchRoot: (workspace: string) => string;
+  /** Deletes finished runs' directories in the background. */
+  readonly removal: BackgroundRemoval;
   run(request: ShadowRunRequest, events?: EventSink<ShadowEvent>): Promise<ShadowRunReport>;
   /** Resolves once the scratch space of every finished run has been deleted. */
   settled(): Promise<void>;
@@ -101,6 +108,9 @@ export async function createShadowRunner(options: ShadowRunnerOptions): Promise<
     fallbackReason,
     sweep,
     capabilities: probe?.mode === 'overlay' ? probe.capabilities : null,
+    sandboxHost: probe?.mode === 'overlay' && executor.mode === 'overlay' ? probe : null,
+    scratchRoot,
+    removal,
     settled: () => removal.settled(),
     run: (request, events) => {
       const withLimits = { ...request, limits: { ...options.limits, ...request.limits } };

@@ -8,6 +8,8 @@ export interface ExecutionRequest {
   readonly workspace: string;
   readonly hypothesis: PreparedHypothesis;
   readonly command: readonly string[];
+  /** Run in the workspace itself, writable, instead of a shadow (a run without changes only). */
+  readonly inWorkspace: boolean;
   /** Workspace-relative directory to run the command in. */
   readonly cwd: string;
   readonly env: Readonly<Record<string, string>>;

@@ -7,6 +7,7 @@ import {
   checkHypothesisAgainst,
   checkHypothesisPaths,
   pathProblem,
+  workspaceEntries,
 } from './hypothesis-paths';
 
 describe('pathProblem', () => {
@@ -114,6 +115,50 @@ describe('checkAgainstWorkspace', () => {
     await expect(checkAgainstWorkspace(dir, 'h', 'src/gone.rs', 'delete')).rejects.toThrow(
       "hypothesis 'h': 'src/gone.rs' cannot be deleted: there is no such file",
     );
+  });
+});
+
+describe('hypotheses and the relative in-tree links intake now accepts', () => {
+  // The shape of an accepted archive: a doc and a config directory shared through relative links.
+  async function linkedWorkspace(): Promise<string> {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'sbx-links-'));
+    await mkdir(path.join(dir, 'shared'));
+    await mkdir(path.join(dir, 'docs'));
+    await writeFile(path.join(dir, 'README.md'), '# r\n');
+    await writeFile(path.join(dir, 'shared', 'tsconfig.json'), '{}\n');
+    await symlink('../README.md', path.join(dir, 'docs', 'index.md'));
+    await symlink('shared', path.join(dir, 'config'));
+    return dir;
+  }
+
+  it('refuses editing or deleting a path that is itself a link, even one pointing inside', async () => {
+    const dir = await linkedWorkspace();
+    await expect(checkAgainstWorkspace(dir, 'h', 'docs/index.md')).rejects.toThrow(
+      "hypothesis 'h': 'docs/index.md' cannot be written: it is a symbolic link",
+    );
+    await expect(checkAgainstWorkspace(dir, 'h', 'docs/index.md', 'delete')).rejects.toThrow(
+      "hypothesis 'h': 'docs/index.md' cannot be deleted: it is a symbolic link",
+    );
+    await expect(checkAgainstWorkspace(dir, 'h', 'config', 'delete')).rejects.toThrow(
+      "hypothesis 'h': 'config' cannot be deleted: it is a symbolic link",
+    );
+  });
+
+  it('refuses writing through an in-tree directory link, also for a new file', async () => {
+    const dir = await linkedWorkspace();
+    await expect(checkAgainstWorkspace(dir, 'h', 'config/tsconfig.json')).rejects.toThrow(
+      "hypothesis 'h': 'config/tsconfig.json' cannot be written: its parent 'config' is a symbolic link",
+    );
+    await expect(
+      checkHypothesisAgainst(
+        { name: 'h', edits: [{ path: 'config/new.json', content: '{}' }], delete: [] },
+        workspaceEntries(dir),
+      ),
+    ).rejects.toThrow(
+      "hypothesis 'h': 'config/new.json' cannot be written: its parent 'config' is a symbolic link",
+    );
+    // The real path stays editable.
+    await expect(checkAgainstWorkspace(dir, 'h', 'shared/tsconfig.json')).resolves.toBe(true);
   });
 });
 

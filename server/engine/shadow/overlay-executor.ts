@@ -9,6 +9,7 @@ import {
   sandboxSetupFailure,
   toolchainCaches,
   type LimitExceeded,
+  type SandboxLayout,
 } from '../sandbox';
 import type { RunCgroup } from '../sandbox/cgroups';
 import { watchRun } from '../sandbox/run-watch';
@@ -79,15 +80,19 @@ export function createOverlayExecutor(options: OverlayExecutorOptions): Hypothes
         ];
         const deletions = hypothesis.changes.filter((c) => c.after === null);
         const deleteList = deletions.length === 0 ? '' : path.join(dir, 'delete-list');
-        const layout = {
-          kind: 'overlay',
-          root: workspace,
-          upper,
-          work,
-          deleteList,
-          tmpfsUpper: options.tmpfsUpper,
-          home,
-        } as const;
+        // In the workspace itself (a baseline warming build outputs), or in a shadow of it.
+        const layout: SandboxLayout =
+          request.inWorkspace && hypothesis.changes.length === 0
+            ? { kind: 'direct', root: workspace, home }
+            : {
+                kind: 'overlay',
+                root: workspace,
+                upper,
+                work,
+                deleteList,
+                tmpfsUpper: options.tmpfsUpper,
+                home,
+              };
         const env = sandboxEnv({ home, tmpdir: home, extra: request.env });
         // Independent preparations, at once: every millisecond here is paid per hypothesis.
         // allSettled: a control group made before a sibling step failed must still be destroyed.
@@ -135,7 +140,12 @@ export function createOverlayExecutor(options: OverlayExecutorOptions): Hypothes
         const exceeded: LimitExceeded | null = await watch.stop();
         const setupFailure = sandboxSetupFailure(result.exitCode, result.output.text);
         // On tmpfs the upper layer died with the namespace: reports are read only from disk.
-        const reports = options.tmpfsUpper ? [] : await readReports(upper, request.reportPaths);
+        const reports =
+          layout.kind === 'direct'
+            ? await readReports(workspace, request.reportPaths)
+            : options.tmpfsUpper
+              ? []
+              : await readReports(upper, request.reportPaths);
         const problem =
           exceeded !== null
             ? `the run ${describeLimitExceeded(exceeded, request.limits)} and was killed`

@@ -1,3 +1,5 @@
+import type { TestDelta } from './test-delta';
+
 /** What the ranking looks at in one hypothesis's outcome. */
 export interface Rankable {
   readonly index: number;
@@ -6,41 +8,100 @@ export interface Rankable {
   readonly passed: number;
   readonly failed: number;
   readonly parsed: boolean;
+  /** The code did not build: no test ran. */
+  readonly buildFailed: boolean;
   readonly changedLines: number;
   /** Set when the run cannot be trusted (failed set-up, un-restored files, cancelled). */
   readonly error: string | null;
+  /** Against the reference run (the baseline or the checkpoint built on); null without one. */
+  readonly tests: TestDelta | null;
 }
 
-/** A clean pass: exit 0 in time, nothing wrong with the run, and no failing test if it was parsed. */
-export function isPass(r: Rankable): boolean {
-  return r.exitCode === 0 && !r.timedOut && r.error === null && !(r.parsed && r.failed > 0);
+export interface JudgeOptions {
+  /** Whether baseline tests may go missing (the task allows test edits). */
+  readonly allowMissing?: boolean;
 }
 
-const byFlag = (a: boolean, b: boolean): number => Number(b) - Number(a);
+const plural = (n: number, one: string, many = `${one}s`): string =>
+  `${n} ${n === 1 ? one : many}`;
 
 /**
- * Counts that describe the whole run. A run that timed out or went wrong was cut short: whatever
- * summary it printed before (cargo prints one per test binary) covers only part of the tests.
+ * Why a run cannot be a pass, or null when it is one. Zero tests, an unreadable output and a
+ * build failure are never passes, whatever the exit code: a runner that found nothing to run
+ * exits 0 too (`ctest` with no tests, `unittest` discovering none).
+ *
+ * Without a reference the run must pass outright. Against one it must break nothing that passed,
+ * lose no test (unless allowed) and fix at least one failure, or, when the reference had none,
+ * add a passing test. Failures it leaves as they were do not disqualify it: a test that fails for
+ * an environmental reason must not block every fix.
  */
-const complete = (r: Rankable): boolean => r.parsed && !r.timedOut && r.error === null;
+export function disqualification(r: Rankable, options: JudgeOptions = {}): string | null {
+  if (r.error !== null) return r.error;
+  if (r.timedOut) return 'the run timed out';
+  if (r.buildFailed) return 'the build failed';
+  if (!r.parsed) return 'the test output could not be read';
+  if (r.passed + r.failed === 0) return 'the run ran no tests';
+  const delta = r.tests;
+  if (delta === null) {
+    if (r.failed > 0) return `${plural(r.failed, 'test')} failed`;
+    if (r.exitCode !== 0) return `the command exited with ${String(r.exitCode)}`;
+    return null;
+  }
+  const { counts } = delta;
+  if (counts.broken > 0) return `it broke ${plural(counts.broken, 'test')} that passed before`;
+  if (counts.missing > 0 && options.allowMissing !== true) {
+    return `${plural(counts.missing, 'test')} that ran before did not run`;
+  }
+  if (r.failed === 0 && r.exitCode !== 0) {
+    return `no test failed, but the command exited with ${String(r.exitCode)}`;
+  }
+  const referenceFailures = counts.fixed + counts.stillFailing;
+  if (referenceFailures > 0 && counts.fixed === 0) return 'it fixed no failing test';
+  if (referenceFailures === 0 && counts.added === 0) {
+    return 'the tests already passed, and it added no passing test';
+  }
+  return null;
+}
+
+/** A clean pass (see `disqualification`). */
+export function isPass(r: Rankable, options: JudgeOptions = {}): boolean {
+  return disqualification(r, options) === null;
+}
 
 /**
- * Passed before failed; complete parsed results before the rest (an unreadable or cut-short run
- * tells us least); fewer failing tests; more passing tests; a smaller diff; then the order given.
+ * Tiers, best first: passes; runs that ran tests to the end; runs that ran tests but were cut
+ * short (a timeout or a fault leaves a partial summary); runs whose output told nothing (zero
+ * tests, unreadable); build failures, below every run that ran tests.
  */
-export function compareRankables(a: Rankable, b: Rankable): number {
+function tier(r: Rankable, options: JudgeOptions): number {
+  if (isPass(r, options)) return 0;
+  if (r.buildFailed) return 4;
+  if (!r.parsed || r.passed + r.failed === 0) return 3;
+  if (r.timedOut || r.error !== null) return 2;
+  return 1;
+}
+
+const fixedOf = (r: Rankable): number => r.tests?.counts.fixed ?? 0;
+const brokenOf = (r: Rankable): number => r.tests?.counts.broken ?? 0;
+
+/** Tier; more fixed; fewer still failing; fewer broken; more passing; a smaller diff; given order. */
+export function compareRankables(a: Rankable, b: Rankable, options: JudgeOptions = {}): number {
   return (
-    byFlag(isPass(a), isPass(b)) ||
-    byFlag(complete(a), complete(b)) ||
+    tier(a, options) - tier(b, options) ||
+    fixedOf(b) - fixedOf(a) ||
     a.failed - b.failed ||
+    brokenOf(a) - brokenOf(b) ||
     b.passed - a.passed ||
     a.changedLines - b.changedLines ||
     a.index - b.index
   );
 }
 
-export function rank<T extends Rankable>(results: readonly T[]): { ranked: T[]; winner: T | null } {
-  const ranked = [...results].sort(compareRankables);
+export function rank<T extends Rankable>(
+  results: readonly T[],
+  options: JudgeOptions = {},
+): { ranked: T[]; winner: T | null } {
+  const ranked = [...results].sort((a, b) => compareRankables(a, b, options));
   const top = ranked[0];
-  return { ranked, winner: top !== undefined && isPass(top) ? top : null };
+  return { ranked, winner: top !== undefined && isPass(top, options) ? top : null };
 }

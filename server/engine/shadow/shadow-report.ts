@@ -1,4 +1,6 @@
+import type { TestCase } from '../parsers';
 import type { ShadowMode } from './executor';
+import type { TestDelta } from './test-delta';
 
 /** One hypothesis's outcome; field names are part of the `shadow-run --json` contract. */
 export interface HypothesisOutcome {
@@ -11,6 +13,14 @@ export interface HypothesisOutcome {
   readonly failed: number;
   readonly skipped: number;
   readonly parsed: boolean;
+  /** The code did not build (the build command or the runner's compile step failed). */
+  readonly buildFailed: boolean;
+  /** Each test the runner named, in its order; empty when it prints counts only. */
+  readonly cases: readonly TestCase[];
+  /** Against the run's reference (the baseline or the checkpoint built on); null without one. */
+  readonly tests: TestDelta | null;
+  /** Why the run cannot win, in words; null for a pass. */
+  readonly disqualified: string | null;
   readonly changedLines: number;
   readonly outputTail: string;
   readonly error: string | null;

@@ -5,6 +5,7 @@ import type { RunnerName } from '../parsers';
 import { runLimitsProblem, type RunLimits } from '../sandbox/run-limits';
 import type { Hypothesis } from './hypothesis';
 import { pathProblem } from './hypothesis-paths';
+import type { TestEvidence } from './test-delta';
 
 export interface ShadowRunRequest {
   /** Absolute path of the workspace; never written unless `apply` is set and there is a winner. */
@@ -25,12 +26,28 @@ export interface ShadowRunRequest {
   readonly tailBytes?: number;
   readonly signal?: AbortSignal;
   /**
-   * Hypotheses that run and are reported but rank after all others and never win (e.g. ones
-   * that edit test files when the task does not allow it).
+   * Hypotheses that run and are reported but rank after all others and never win, by name, with
+   * the reason shown (e.g. ones that edit tests when the task does not allow it).
    */
-  readonly demote?: ReadonlySet<string>;
+  readonly demote?: ReadonlyMap<string, string>;
   /** Caps per hypothesis run; each field defaults to `defaultRunLimits`. */
   readonly limits?: Partial<RunLimits>;
+  /**
+   * The run every hypothesis is judged against (the baseline, or the checkpoint it builds on):
+   * a winner breaks none of its passing tests, loses none of its tests and fixes one of its
+   * failures. Without it a winner must pass outright.
+   */
+  readonly reference?: TestEvidence;
+  /** Whether a reference test may go missing (the task allows test edits). */
+  readonly allowMissing?: boolean;
+  /** argv run before the command in every shadow; its failure is a build failure. */
+  readonly buildCommand?: readonly string[];
+  /**
+   * Run the hypotheses-free request in the workspace itself (no overlay), so what it builds
+   * stays for later runs, as in a developer's own checkout. Only for requests whose single
+   * hypothesis has no changes.
+   */
+  readonly inWorkspace?: boolean;
 }
 
 /** Refuses a request that cannot run, naming the option and the value, before anything runs. */
@@ -48,6 +65,15 @@ export async function validateRequest(request: ShadowRunRequest): Promise<void> 
   }
   if (command.length === 0 || command[0] === '') {
     throw new AppError('INVALID_ARGUMENT', 'the command is empty: give the test command after --');
+  }
+  if (request.buildCommand !== undefined && (request.buildCommand[0] ?? '') === '') {
+    throw new AppError('INVALID_ARGUMENT', 'the build command is empty');
+  }
+  if (
+    request.inWorkspace === true &&
+    request.hypotheses.some((h) => h.edits.length > 0 || h.delete.length > 0)
+  ) {
+    throw new AppError('INVALID_ARGUMENT', 'only a run without changes can run in the workspace');
   }
   if (parallel !== undefined && !(Number.isInteger(parallel) && parallel >= 1 && parallel <= 64)) {
     throw new AppError(

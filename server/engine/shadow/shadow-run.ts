@@ -15,7 +15,9 @@ import { applyHypothesis } from './apply-hypothesis';
 import type { Execution, HypothesisExecutor } from './executor';
 import type { PreparedHypothesis } from './hypothesis';
 import { hypothesisErrorText, prepareHypotheses } from './prepare-hypotheses';
-import { isPass, rank } from './rank';
+import { buildStepFailed, withBuildStep } from './build-step';
+import { disqualification, rank } from './rank';
+import { compareTests } from './test-delta';
 import type { ShadowEvent } from './shadow-events';
 import { validateRequest, type ShadowRunRequest } from './shadow-request';
 import type { HypothesisOutcome, ShadowRunReport } from './shadow-report';
@@ -29,10 +31,17 @@ export interface ShadowRunDeps {
 
 const defaultTimeoutMs = 10 * 60 * 1000;
 
-/** JUnit reports the command wrote are more exact than its console; else parse the output. */
-function countTests(runner: RunnerName | 'auto', execution: Execution): TestCounts {
+/**
+ * JUnit reports the command wrote are more exact than its console; else parse the output. A
+ * failed build step means no test ran, whatever the output says.
+ */
+function countTests(runner: RunnerName | 'auto', execution: Execution, built: boolean): TestCounts {
+  const { output, exitCode } = execution.process;
+  if (built && buildStepFailed(exitCode, output.text)) {
+    return { passed: 0, failed: 0, skipped: 0, parsed: true, tests: [], buildFailed: true };
+  }
   const fromReports = sumTestCounts(...execution.reports.map(parseJUnitXml));
-  return fromReports.parsed ? fromReports : parseTestOutput(runner, execution.process.output.text);
+  return fromReports.parsed ? fromReports : parseTestOutput(runner, output.text);
 }
 
 /** The outcome of a hypothesis that never produced a run: it failed, for `error`. */
@@ -47,6 +56,10 @@ function failedOutcome(name: string, changedLines: number, error: string): Hypot
     failed: 0,
     skipped: 0,
     parsed: false,
+    buildFailed: false,
+    cases: [],
+    tests: null,
+    disqualified: error,
     changedLines,
     outputTail: '',
     error,
@@ -84,13 +97,18 @@ export async function shadowRun(
   });
 
   const limits = { ...defaultRunLimits, ...request.limits };
+  const { buildCommand, reference } = request;
+  const command =
+    buildCommand === undefined ? request.command : withBuildStep(buildCommand, request.command);
+  const judging = { allowMissing: request.allowMissing ?? false };
   const limit = pLimit(parallel);
   const execute = async (hypothesis: PreparedHypothesis): Promise<Execution | string> => {
     try {
       return await executor.execute({
         workspace: request.workspace,
         hypothesis,
-        command: request.command,
+        command,
+        inWorkspace: request.inWorkspace ?? false,
         cwd: request.cwd ?? '.',
         env: request.env ?? {},
         timeoutMs: request.timeoutMs ?? defaultTimeoutMs,
@@ -113,9 +131,10 @@ export async function shadowRun(
     if (typeof execution === 'string') {
       return failedOutcome(hypothesis.name, hypothesis.changedLines, execution);
     }
-    const counts = countTests(runner, execution);
+    const counts = countTests(runner, execution, buildCommand !== undefined);
     const { process: p } = execution;
-    return {
+    const evidence = { ...counts, cases: counts.tests };
+    const outcome = {
       name: hypothesis.name,
       exitCode: p.exitCode,
       signal: p.signal,
@@ -125,10 +144,14 @@ export async function shadowRun(
       failed: counts.failed,
       skipped: counts.skipped,
       parsed: counts.parsed,
+      buildFailed: counts.buildFailed,
+      cases: counts.tests,
+      tests: reference === undefined ? null : compareTests(reference, evidence),
       changedLines: hypothesis.changedLines,
       outputTail: p.output.text,
       error: problemOf(execution),
     };
+    return { ...outcome, disqualified: disqualification({ ...outcome, index: 0 }, judging) };
   };
   // Refused at preparation: reported like any other, without a run.
   const notRun = refused.map((r) => {
@@ -156,11 +179,13 @@ export async function shadowRun(
   ];
 
   const demoted = (name: string): boolean => request.demote?.has(name) ?? false;
-  const ranked = rank(outcomes).ranked.sort(
+  const ranked = rank(outcomes, judging)
+    .ranked.map((o) => ({ ...o, disqualified: request.demote?.get(o.name) ?? o.disqualified }))
+    .sort(
     (a, b) => Number(demoted(a.name)) - Number(demoted(b.name)),
   );
   const top = ranked[0];
-  const winner = top !== undefined && isPass(top) && !demoted(top.name) ? top : null;
+  const winner = top !== undefined && top.disqualified === null && !demoted(top.name) ? top : null;
   events.emit({
     type: 'shadow.ranked',
     winner: winner?.name ?? null,

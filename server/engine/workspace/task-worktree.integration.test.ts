@@ -134,9 +134,61 @@ describe('source repositories and task worktrees', () => {
     await mkdir(join(task.path, 'build'));
     await writeFile(join(task.path, 'build', 'out.o'), 'ignored build output');
     await task.rollbackTo(baseline);
-    expect(withoutGitFile(await snapshotTree(task.path))).toEqual(withoutGitFile(before));
+    // The ignored build output stays (later runs build incrementally); everything else is exact.
+    const kept = withoutGitFile(await snapshotTree(task.path));
+    expect(kept.get('build/out.o')).toBe(
+      `644:${Buffer.from('ignored build output').toString('base64')}`,
+    );
+    kept.delete('build/out.o');
+    kept.delete('build/');
+    expect(kept).toEqual(withoutGitFile(before));
     expect(await task.head()).toBe(baseline);
     expect(await task.diffSince(baseline)).toEqual(Buffer.alloc(0));
+    await task.remove();
+  });
+
+  it('rolls back to a fresh checkout with keepIgnored: false, ignored files included', async () => {
+    const task = await TaskWorktree.create({
+      layout,
+      source,
+      taskId: 'full-clean',
+      commit: baseline,
+    });
+    const before = await snapshotTree(task.path);
+    await writeFile(join(task.path, 'src', 'lib.js'), 'changed\n');
+    await task.checkpoint('change');
+    await writeFile(join(task.path, 'untracked.txt'), 'junk');
+    await mkdir(join(task.path, 'build', 'deep'), { recursive: true });
+    await writeFile(join(task.path, 'build', 'deep', 'out.o'), 'ignored build output');
+    await task.rollbackTo(baseline, { keepIgnored: false });
+    expect(withoutGitFile(await snapshotTree(task.path))).toEqual(withoutGitFile(before));
+    expect(await task.head()).toBe(baseline);
+    await task.remove();
+  });
+
+  // A run that writes into the worktree could otherwise hide a file from every later rollback
+  // (and from every diff) by writing an untracked .gitignore next to it.
+  it('regression: rollback keeps no file that an untracked .gitignore hides', async () => {
+    const task = await TaskWorktree.create({ layout, source, taskId: 'planted', commit: baseline });
+    const before = await snapshotTree(task.path);
+    await writeFile(join(task.path, 'src', '.gitignore'), '.gitignore\nconftest.py\n');
+    await writeFile(join(task.path, 'src', 'conftest.py'), 'fake pass\n');
+    await mkdir(join(task.path, 'hidden', 'deeper'), { recursive: true });
+    await writeFile(join(task.path, 'hidden', '.gitignore'), '*\n');
+    await writeFile(join(task.path, 'hidden', 'deeper', 'conftest.py'), 'fake pass\n');
+    await writeFile(join(task.path, 'hidden', 'deeper', '.gitignore'), '*\n');
+    // Ignored by the tree's own (tracked) rules: kept, its inner .gitignore included.
+    await mkdir(join(task.path, 'build'));
+    await writeFile(join(task.path, 'build', '.gitignore'), '*\n');
+    await writeFile(join(task.path, 'build', 'out.o'), 'kept');
+    expect(await task.diffSince(baseline)).toEqual(Buffer.alloc(0));
+    await task.rollbackTo(baseline);
+    const after = withoutGitFile(await snapshotTree(task.path));
+    expect([...after.keys()].filter((p) => !before.has(p)).sort()).toEqual([
+      'build/',
+      'build/.gitignore',
+      'build/out.o',
+    ]);
     await task.remove();
   });
 

@@ -128,14 +128,40 @@ export class TaskWorktree {
     });
   }
 
-  /** Makes the worktree exactly the tree of `sha`: tracked changes reset, every other file removed. */
-  rollbackTo(sha: string): Promise<void> {
+  /**
+   * Makes the tracked files exactly the tree of `sha` and removes every untracked file except, by
+   * default, ignored ones: those the tree's .gitignore names and the setup outputs excluded in the
+   * repository's info/exclude (node_modules, .venv, target/, build/, .shadowbox/). The setup's
+   * installs and the baseline's build outputs are what make every later run warm, as they would in
+   * a developer's own checkout after a `git checkout`; deleting them would make each run after a
+   * rollback install and build from nothing. `keepIgnored: false` removes them too (`clean -x`),
+   * for a caller that wants the tree as a fresh checkout, e.g. before setting up again.
+   */
+  rollbackTo(sha: string, options: { readonly keepIgnored?: boolean } = {}): Promise<void> {
     assertCommitId(sha);
+    const keepIgnored = options.keepIgnored ?? true;
     return withRepoLock(this.source.gitDir, async () => {
+      // The reset comes first, so the clean reads the ignore rules of `sha`'s own .gitignore.
       await this.run(['reset', '--quiet', '--hard', sha]);
-      await this.run(['clean', '-ffdxq']);
+      if (!keepIgnored || !(await this.cleanKeepingIgnored())) await this.run(['clean', '-ffdxq']);
       await git({ gitDir: this.source.gitDir, args: ['update-ref', taskRef(this.taskId), sha] });
     });
+  }
+
+  /**
+   * Removes untracked files that no trusted rule ignores; false if it gave up. Only the tree's
+   * tracked .gitignore files and info/exclude may keep a file: a run could write an untracked
+   * .gitignore that hides itself and its siblings (a conftest.py) from this clean and every diff.
+   * Each pass un-ignores every .gitignore, so the untracked ones it visits go; a directory one of
+   * them ignored is visited by the next pass. A tree nested deeper than the passes allow is cleaned
+   * in full instead.
+   */
+  private async cleanKeepingIgnored(): Promise<boolean> {
+    for (let pass = 0; pass < 16; pass += 1) {
+      const removed = await this.run(['clean', '-ffd', '--exclude=!.gitignore']);
+      if (removed.length === 0) return true;
+    }
+    return false;
   }
 
   /**

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { testDeltaSchema } from './test-delta';
 
 /**
  * The `shadowbox shadow-run --json` object (ShadowRunReport), as `shadow_run`'s structured result.
@@ -15,6 +16,14 @@ export const hypothesisResultSchema = z.looseObject({
   failed: z.int(),
   skipped: z.int(),
   parsed: z.boolean().describe('whether the test counts were parsed from the output'),
+  buildFailed: z.boolean().describe('the code did not build: no test ran'),
+  cases: z
+    .array(z.looseObject({ id: z.string(), status: z.enum(['passed', 'failed', 'skipped']) }))
+    .describe('each test the runner named, in its order; empty when it prints counts only'),
+  tests: testDeltaSchema
+    .nullable()
+    .describe('against a reference run, when there is one; else null'),
+  disqualified: z.string().nullable().describe('why it cannot win, in words; null for a pass'),
   changedLines: z.int(),
   outputTail: z.string().describe('the end of the output (the assertion that broke)'),
   error: z.string().nullable().describe('why the run cannot be trusted; null for a clean run'),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { taskStatuses } from '../../engine/loop/task-status';
 import { planStepSchema } from './milestone';
+import { testDeltaSchema } from './test-delta';
 
 const counts = { passed: z.int(), failed: z.int(), skipped: z.int() };
 
@@ -17,7 +18,38 @@ const hypothesisViewSchema = z.looseObject({
   mode: z.string().nullable(),
   outputTail: z.string(),
   error: z.string().nullable(),
+  buildFailed: z.boolean().describe('the code did not build: no test ran'),
+  tests: testDeltaSchema
+    .nullable()
+    .describe('what it fixed, broke, left failing and lost against the checkpoint it built on'),
+  disqualified: z.string().nullable().describe('why it cannot win, in words; null for a pass'),
 });
+
+const argv = z.array(z.string());
+
+const setupSchema = z
+  .looseObject({
+    commands: z.array(argv),
+    detected: z.boolean().describe('the commands were detected from the tree'),
+    reasons: z
+      .array(z.string())
+      .describe('why each detected command: "package-lock.json → npm ci"'),
+    cached: z.boolean().describe("restored from an earlier task's identical setup"),
+    durationMs: z.number(),
+    egress: z
+      .array(
+        z.looseObject({
+          host: z.string(),
+          port: z.int(),
+          allowed: z.boolean(),
+          reason: z.string().optional().describe('why it was refused'),
+          count: z.int(),
+        }),
+      )
+      .describe('every host the setup asked the egress proxy for, allowed or refused'),
+    env: z.record(z.string(), z.string()).describe('variables every later run gets'),
+  })
+  .describe('what the setup did; null until it ran');
 
 /** TaskView (the REST `GET /api/v1/tasks/{id}` body), as `get_task`'s structured result. */
 export const taskViewSchema = z.looseObject({
@@ -37,6 +69,9 @@ export const taskViewSchema = z.looseObject({
       durationMs: z.number(),
       parsed: z.boolean(),
       outputTail: z.string(),
+      buildFailed: z.boolean(),
+      failingTests: z.array(z.string()).describe('ids of the tests failing at the baseline'),
+      green: z.boolean().describe('the tests already pass at the baseline (but known failures)'),
     })
     .nullable(),
   iterations: z.array(
@@ -76,4 +111,17 @@ export const taskViewSchema = z.looseObject({
       diffSha256: z.string(),
     }),
   ),
+  setupCommands: z
+    .array(argv)
+    .nullable()
+    .describe("the task's setup commands; null: detected from the tree"),
+  buildCommand: argv.nullable().describe('runs before the test command in every run'),
+  knownFailures: z.array(z.string()).describe('test ids that may keep failing'),
+  setup: setupSchema.nullable(),
+  reviewPartial: z
+    .boolean()
+    .describe('the fix under review leaves baseline failures failing (see stillFailing)'),
+  stillFailing: z
+    .array(z.string())
+    .describe('tests still failing in the fix under review, all failing since the baseline'),
 });

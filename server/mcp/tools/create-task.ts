@@ -32,14 +32,25 @@ const input = z.strictObject({
   plan: fields.plan.describe(
     'steps, each with gate commands (argv) that must run green after the last write for milestone done',
   ),
+  setupCommands: fields.setupCommands.describe(
+    'install dependencies once, before the baseline, with network only through the egress ' +
+      'allowlist (argv each, e.g. [["npm","ci"]]); left out: detected from the tree; []: no setup',
+  ),
+  buildCommand: fields.buildCommand.describe(
+    'argv run before the test command in every run, offline, e.g. ["cmake","--build","build"]',
+  ),
+  knownFailures: fields.knownFailures.describe(
+    'test ids that may keep failing (environmental): the task is green without them',
+  ),
 });
 
 export const createTaskTool = defineTool({
   name: 'create_task',
   title: 'Create a task',
   description:
-    'Creates a task from a Git URL and a test command: the server checks the source and the command, ' +
-    'makes a worktree, runs the baseline, then waits for hypotheses (submit_hypotheses). Returns its id.',
+    'Creates a task from a Git URL and a test command: the server checks the source and the commands, ' +
+    'makes a worktree, runs the setup (dependencies) and the baseline, then waits for hypotheses ' +
+    '(submit_hypotheses). Returns its id.',
   input,
   output: z.object({ id: z.string() }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },

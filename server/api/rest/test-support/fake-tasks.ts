@@ -99,6 +99,12 @@ export class FakeTaskService implements TaskServiceApi {
       spend: { tokens: 0, costMicroUsd: 0, maxTokens: null },
       plan: [],
       reviewComments: [],
+      setupCommands: null,
+      buildCommand: null,
+      knownFailures: [],
+      setup: null,
+      reviewPartial: false,
+      stillFailing: [],
       ...overrides,
     };
     this.tasks.set(id, { view, diff: null, events: [] });
@@ -161,6 +167,9 @@ export class FakeTaskService implements TaskServiceApi {
       testCommand: input.testCommand,
       maxIterations: input.maxIterations ?? 3,
       hypothesesPerIteration: input.hypothesesPerIteration ?? 3,
+      setupCommands: input.setupCommands ?? null,
+      buildCommand: input.buildCommand ?? null,
+      knownFailures: input.knownFailures ?? [],
     });
     this.created.push({ id: view.id, input, actor, archiveBytes });
     return { id: view.id };

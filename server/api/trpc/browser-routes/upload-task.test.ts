@@ -58,6 +58,37 @@ describe('POST /api/uploads/tasks', () => {
     expect(created?.archiveBytes).toEqual(Buffer.from([0x1f, 0x8b, 1, 2, 3]));
   });
 
+  it('passes the run caps, the setup and build commands and the known failures through', async () => {
+    const response = await upload(
+      form(
+        {
+          ...fields,
+          maxMemoryMb: '512',
+          maxPids: '',
+          setupCommands: JSON.stringify([['pip', 'install', '-r', 'requirements.txt']]),
+          buildCommand: JSON.stringify(['python3', '-m', 'compileall', '.']),
+          knownFailures: JSON.stringify(['test_net.py::test_download']),
+        },
+        archive,
+      ),
+    );
+    expect(response.status).toBe(201);
+    expect(tasks.created[0]?.input).toMatchObject({
+      limits: { maxMemoryMb: 512 },
+      setupCommands: [['pip', 'install', '-r', 'requirements.txt']],
+      buildCommand: ['python3', '-m', 'compileall', '.'],
+      knownFailures: ['test_net.py::test_download'],
+    });
+  });
+
+  it('refuses a setup command that is not an argv, naming the field', async () => {
+    const response = await upload(form({ ...fields, setupCommands: '[[]]' }, archive));
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as { error: { message: string } };
+    expect(body.error.message).toMatch(/^setupCommands\[0\]: a setup command needs/);
+    expect(await readdir(uploadDir)).toEqual([]);
+  });
+
   it('refuses a request without the UI header (a cross-site form)', async () => {
     const response = await upload(form(fields, archive), {});
     expect(response.status).toBe(403);

@@ -5,7 +5,14 @@ import type { Runtime } from '../../../runtime';
 import { errorResponse } from '../../rest/errors';
 import { jsonResponse } from '../../rest/http';
 import { receiveMultipartUpload } from '../../rest/multipart-upload';
-import { testCommandSchema } from '../../rest/schemas';
+import {
+  buildCommandSchema,
+  createTaskFieldsSchema,
+  knownFailuresSchema,
+  setupCommandsSchema,
+  testCommandSchema,
+} from '../../rest/schemas';
+import { pickRunLimits } from '../../../engine/sandbox';
 import { parseWith } from '../../rest/validation';
 import { requestOrigin, requireUi } from '../request-guard';
 
@@ -19,21 +26,33 @@ const decimal = z
   .transform(Number)
   .pipe(z.int().min(1));
 
-// Text fields of the form; `testCommand` is the argv as a JSON array (the UI splits the line).
-const uploadFieldsSchema = z.strictObject({
-  testCommand: z
+/** A form field holding JSON, checked with `schema` once parsed. */
+const json = <T extends z.ZodType>(schema: T, what: string) =>
+  z
     .string()
     .transform((text, context) => {
       try {
         return JSON.parse(text) as unknown;
       } catch {
-        context.addIssue({ code: 'custom', message: 'must be a JSON array of strings' });
+        context.addIssue({ code: 'custom', message: `must be ${what}` });
         return z.NEVER;
       }
     })
-    .pipe(testCommandSchema),
+    .pipe(schema);
+
+const caps = createTaskFieldsSchema.shape;
+
+// Text fields of the form; the commands are argv as JSON arrays (the UI splits the lines).
+const uploadFieldsSchema = z.strictObject({
+  testCommand: json(testCommandSchema, 'a JSON array of strings'),
   maxIterations: decimal.pipe(z.int().max(10)).optional(),
   hypothesesPerIteration: decimal.pipe(z.int().max(16)).optional(),
+  maxMemoryMb: decimal.pipe(caps.maxMemoryMb.unwrap()).optional(),
+  maxPids: decimal.pipe(caps.maxPids.unwrap()).optional(),
+  maxDiskMb: decimal.pipe(caps.maxDiskMb.unwrap()).optional(),
+  setupCommands: json(setupCommandsSchema, 'a JSON array of argv arrays').optional(),
+  buildCommand: json(buildCommandSchema, 'a JSON array of strings').optional(),
+  knownFailures: json(knownFailuresSchema, 'a JSON array of test ids').optional(),
 });
 
 /**
@@ -68,6 +87,10 @@ export async function handleUploadTask(
           testCommand: fields.testCommand,
           maxIterations: fields.maxIterations,
           hypothesesPerIteration: fields.hypothesesPerIteration,
+          limits: pickRunLimits(fields),
+          setupCommands: fields.setupCommands,
+          buildCommand: fields.buildCommand,
+          knownFailures: fields.knownFailures,
         },
         { kind: 'browser' },
       );

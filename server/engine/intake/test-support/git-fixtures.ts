@@ -85,3 +85,38 @@ export async function makeCraftedRepo(
   await run(['update-ref', 'refs/heads/main', commit]);
   return bare;
 }
+
+/** A tree entry for `writeTree`: a file's content, or a symbolic link's target. */
+export type TreeSpec = Readonly<Record<string, string | { readonly linkTo: string }>>;
+
+/**
+ * Writes the tree that flat `/`-separated paths describe (links as mode 120000 blobs holding their
+ * target, exactly, with no newline added) and returns its id, for `makeCraftedRepo`.
+ */
+export async function writeTree(
+  git: (args: string[], input?: string | Buffer) => Promise<string>,
+  spec: TreeSpec,
+): Promise<string> {
+  const here = new Map<string, string | { readonly linkTo: string }>();
+  const below = new Map<string, Record<string, string | { readonly linkTo: string }>>();
+  for (const [path, entry] of Object.entries(spec)) {
+    const slash = path.indexOf('/');
+    if (slash === -1) {
+      here.set(path, entry);
+    } else {
+      const sub = below.get(path.slice(0, slash)) ?? {};
+      sub[path.slice(slash + 1)] = entry;
+      below.set(path.slice(0, slash), sub);
+    }
+  }
+  const lines: string[] = [];
+  for (const [name, entry] of here) {
+    const content = typeof entry === 'string' ? entry : entry.linkTo;
+    const blob = await git(['hash-object', '-w', '--stdin'], content);
+    lines.push(`${typeof entry === 'string' ? '100644' : '120000'} blob ${blob}\t${name}\n`);
+  }
+  for (const [name, sub] of below) {
+    lines.push(`040000 tree ${await writeTree(git, sub)}\t${name}\n`);
+  }
+  return git(['mktree'], lines.join(''));
+}

@@ -1,7 +1,10 @@
-import { lstat, readdir, readFile } from 'node:fs/promises';
+import { lstat, readdir, readFile, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
 
-/** path → "mode:sha-free content" map of a directory, for byte-identical comparisons in tests. */
+/**
+ * path → "mode:content" (links: "link:target") map of a directory, for byte-identical comparisons
+ * in tests.
+ */
 export async function snapshotTree(root: string): Promise<Map<string, string>> {
   const result = new Map<string, string>();
   async function walk(relative: string): Promise<void> {
@@ -15,6 +18,8 @@ export async function snapshotTree(root: string): Promise<Map<string, string>> {
         await walk(path);
       } else if (entry.isFile()) {
         result.set(path, `${mode}:${(await readFile(join(root, path))).toString('base64')}`);
+      } else if (entry.isSymbolicLink()) {
+        result.set(path, `link:${await readlink(join(root, path))}`);
       } else {
         result.set(path, 'not a regular file');
       }

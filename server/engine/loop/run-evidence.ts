@@ -1,0 +1,62 @@
+import type { RunSummary } from './task-events';
+
+/** Ids of the tests that failed in `run`. */
+export function failingIds(run: Pick<RunSummary, 'cases'>): string[] {
+  return run.cases.filter((c) => c.status === 'failed').map((c) => c.id);
+}
+
+/**
+ * The failures a run leaves, but the task's known ones. Where the runner names no tests, every
+ * failure counts: a known failure cannot be told apart by its count.
+ */
+export function remainingFailures(
+  run: Pick<RunSummary, 'cases' | 'failed'>,
+  known: readonly string[],
+): { readonly ids: readonly string[]; readonly count: number } {
+  if (run.cases.length === 0) return { ids: [], count: run.failed };
+  const knownSet = new Set(known);
+  const ids = failingIds(run).filter((id) => !knownSet.has(id));
+  return { ids, count: ids.length };
+}
+
+// Exit codes a shell gives when the program could not run at all.
+const notExecutable = 126;
+const notFound = 127;
+
+/** "mocha: not found", "No module named pytest", "Cannot find module 'x'": what was missing. */
+function missingThing(output: string): string | null {
+  const patterns: readonly RegExp[] = [
+    /^(?:\S*: )?(?:(?:line )?\d+: )?([\w@./+-]+): (?:command )?not found$/m,
+    /No module named '?([\w.]+)'?/,
+    /Cannot find module '([^']+)'/,
+    /error: no such command: `([^`]+)`/,
+    /ModuleNotFoundError: No module named '([^']+)'/,
+  ];
+  for (const pattern of patterns) {
+    const match = pattern.exec(output);
+    if (match?.[1] !== undefined) return match[1];
+  }
+  return null;
+}
+
+/**
+ * Why a baseline run cannot tell anything, in words a person can act on; null when it can.
+ * A baseline that ran no tests, could not be read or could not start would make every verdict
+ * after it meaningless (a zero-test run "passes" with exit 0).
+ */
+export function baselineProblem(run: RunSummary, command: readonly string[]): string | null {
+  const program = command[0] ?? 'the test command';
+  const missing = missingThing(run.outputTail);
+  if (run.error !== null) return `the baseline run could not be trusted: ${run.error}`;
+  if (run.timedOut) return 'the baseline run timed out';
+  if (run.exitCode === notFound || run.exitCode === notExecutable || (!run.parsed && missing)) {
+    const what = missing ?? program;
+    return `${what}: not found — is a setup command missing?`;
+  }
+  if (run.buildFailed) return 'the code does not build at the baseline (see its output)';
+  if (!run.parsed) {
+    return `the output of '${command.join(' ')}' could not be read as test results (is it a test runner Shadowbox knows?)`;
+  }
+  if (run.passed + run.failed === 0) return 'the test command ran no tests';
+  return null;
+}

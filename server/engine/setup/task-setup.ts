@@ -1,0 +1,152 @@
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { readableError } from '../../errors/readable-error';
+import type { EgressAllowlist } from '../egress';
+import type { LoopTask, LoopWorkspace, SetupPlan, SetupPort, SetupRunResult } from '../loop/loop-ports';
+import { defaultRunLimits, type RunLimits } from '../sandbox/run-limits';
+import type { SandboxHost } from '../sandbox/sandbox-host';
+import type { BackgroundRemoval } from '../shadow/scratch';
+import { commitSetupTree, detectSetup, type SetupTree } from './detect-setup';
+import { runSetup } from './run-setup';
+import {
+  readManifests,
+  setupCacheKey,
+  toolchainPrograms,
+  toolchainVersions,
+  type SetupCache,
+} from './setup-cache';
+import { excludeOutputs, excludePatternsFor } from './setup-outputs';
+
+export interface TaskSetupOptions {
+  /** The sandbox; null where the server runs in place (setup then refuses to run). */
+  readonly host: SandboxHost | null;
+  /** Why there is no sandbox, for the refusal. */
+  readonly unavailableReason: string | null;
+  readonly scratchRoot: (workspace: string) => string;
+  readonly removal?: BackgroundRemoval;
+  /** Earlier setups' outputs; null: always install. */
+  readonly cache: SetupCache | null;
+  /** Read once, on first use (npm's own configuration decides the default list). */
+  readonly allowlist: () => Promise<EgressAllowlist>;
+  /** Package-manager settings for the sandbox (the configured registries). */
+  readonly toolEnv?: () => Promise<Readonly<Record<string, string>>>;
+  /** The server-owned repository of a task's source (its info/exclude, its commits). */
+  readonly gitDirOf: (task: LoopTask) => string;
+  /** The server's caps per run; the task's own override them. */
+  readonly limits?: Partial<RunLimits>;
+}
+
+const noRun = { exitCode: null, timedOut: false, failedCommand: null } as const;
+
+/**
+ * Which trust domain a cached setup may be shared in: tasks of the same Git URL, or archives
+ * uploaded to this server. (With teams, the team becomes part of it.)
+ */
+const scopeOf = (task: LoopTask): string =>
+  task.source.kind === 'git' ? `git:${task.source.url}` : 'archive';
+
+/**
+ * The SetupPort: detection from the task's baseline commit (never from the worktree a run may
+ * have changed), the outputs excluded from every change, then the cache or a sandboxed install.
+ */
+export function createTaskSetup(options: TaskSetupOptions): SetupPort {
+  const treeOf = (task: LoopTask): Promise<SetupTree> => {
+    if (task.baselineCommit === null) throw new Error(`task ${task.id} has no baseline commit`);
+    return commitSetupTree(options.gitDirOf(task), task.baselineCommit);
+  };
+
+  return {
+    async plan(task: LoopTask, workspace: LoopWorkspace): Promise<SetupPlan> {
+      const detected = await detectSetup(await treeOf(task));
+      const workspaceEnv = Object.fromEntries(
+        Object.entries(detected.workspaceEnv).map(([name, rel]) => [
+          name,
+          path.join(workspace.path, rel),
+        ]),
+      );
+      const given = task.setupCommands;
+      return {
+        commands: given ?? detected.commands,
+        detected: given === null,
+        reasons: given === null ? detected.reasons : ['the task gives its own setup commands'],
+        outputs: detected.outputs,
+        env: { ...detected.env, ...workspaceEnv },
+      };
+    },
+
+    async run(task, workspace, plan, io): Promise<SetupRunResult> {
+      const started = performance.now();
+      const elapsed = (): number => Math.round(performance.now() - started);
+      // Before anything is written: what setup and builds write never shows as a change.
+      await excludeOutputs(options.gitDirOf(task), excludePatternsFor(plan));
+      const result = (fields: Partial<SetupRunResult> & Pick<SetupRunResult, 'ok'>) => ({
+        cached: false,
+        durationMs: elapsed(),
+        egress: [],
+        ...noRun,
+        outputTail: '',
+        error: null,
+        ...fields,
+      });
+      if (plan.commands.length === 0) return result({ ok: true });
+      if (options.host === null) {
+        return result({
+          ok: false,
+          error: `setup needs the sandbox, which this server does not have (${options.unavailableReason ?? 'unknown'})`,
+        });
+      }
+      const detected = await detectSetup(await treeOf(task));
+      const key =
+        options.cache === null
+          ? null
+          : setupCacheKey({
+              scope: scopeOf(task),
+              manifests: await readManifests(await treeOf(task), detected.manifests),
+              commands: plan.commands,
+              toolchains: await toolchainVersions(toolchainPrograms(plan.commands), {
+                PATH: process.env.PATH ?? '/usr/bin:/bin',
+              }),
+              env: plan.env,
+            });
+      const entry = key === null ? null : await options.cache!.lookup(key);
+      if (entry !== null) {
+        const restored = await options.cache!.restore(entry, workspace.path);
+        io.onLine(`setup: cached (restored ${restored.restoredPaths.join(', ')})`);
+        return result({ ok: true, cached: true, exitCode: 0 });
+      }
+      const setup = await runSetup(
+        {
+          workspace: workspace.path,
+          commands: plan.commands,
+          env: plan.env,
+          limits: { ...defaultRunLimits, ...options.limits, ...task.limits },
+          timeoutMs: io.timeoutMs,
+          signal: io.signal,
+          onLine: io.onLine,
+        },
+        {
+          host: options.host,
+          scratchRoot: options.scratchRoot(workspace.path),
+          allowlist: await options.allowlist(),
+          ...(options.toolEnv === undefined ? {} : { toolEnv: await options.toolEnv() }),
+          ...(options.removal === undefined ? {} : { removal: options.removal }),
+        },
+      );
+      if (setup.ok && key !== null) {
+        // A cache that cannot take the outputs costs the next task an install, not this one.
+        await options.cache!.store(key, workspace.path, plan.outputs).catch((error: unknown) => {
+          io.onLine(`setup: not cached: ${readableError(error)}`);
+        });
+      }
+      return result({
+        ok: setup.ok,
+        egress: setup.egress,
+        failedCommand: setup.ok ? null : (setup.failedCommand ?? null),
+        exitCode: setup.exitCode,
+        timedOut: setup.timedOut,
+        outputTail: setup.outputTail,
+        error: setup.error,
+      });
+    },
+  };
+}
