@@ -1,19 +1,8 @@
 import { plural } from '../format';
 import type { DiffFlags } from '../trpc/router-types';
 
-type TestEditKind = 'test-file' | 'test-config' | 'test-in-source';
-
-/**
- * The flags as served, with the test edits the engine computes (optional: flags stored before
- * them have none, and the view schema may not pass them on yet).
- */
-type BannerFlags = DiffFlags & {
-  readonly testEdits?: readonly {
-    readonly path: string;
-    readonly kind: TestEditKind;
-    readonly what: string;
-  }[];
-};
+type TestEditKind = NonNullable<DiffFlags['testEdits']>[number]['kind'];
+type BannerFlags = DiffFlags;
 
 const testEditKinds: Readonly<Record<TestEditKind, string>> = {
   'test-file': 'test file',

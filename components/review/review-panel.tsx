@@ -7,9 +7,12 @@ import { useTRPC } from '../trpc/client';
 import type { DiffView, TaskStatus } from '../trpc/router-types';
 import { DiffViewer } from './diff-viewer';
 import { FileDiffSection } from './file-diff-section';
+import type { FixTests } from './fix-tests';
+import { FixTestsSummary } from './fix-tests-summary';
 import { FlagsBanner } from './flags-banner';
 import { ModelComments } from './model-comments';
 import { commentsOn, type ReviewComment } from './model-review';
+import { PartialBanner } from './partial-banner';
 import type { PatchFile } from './patch-files';
 import { ReviewBar } from './review-bar';
 
@@ -24,6 +27,8 @@ export function ReviewPanel({
   latestSha256,
   initialDiff,
   reviewComments,
+  fixTests,
+  stillFailing,
 }: {
   readonly taskId: string;
   readonly status: TaskStatus;
@@ -32,6 +37,10 @@ export function ReviewPanel({
   readonly initialDiff: DiffView | null;
   /** The reviewer model's comments on any of the task's diffs; those on the shown one are shown. */
   readonly reviewComments: readonly ReviewComment[];
+  /** What the winners did to the tests, by id; null when they were not judged by id. */
+  readonly fixTests: FixTests | null;
+  /** The tests a partial fix leaves failing; null for a full fix. */
+  readonly stillFailing: readonly string[] | null;
 }) {
   const trpc = useTRPC();
   const diff = useQuery(
@@ -70,7 +79,9 @@ export function ReviewPanel({
             </p>
           ) : null}
           <ReviewBar taskId={taskId} sha256={diff.data.sha256} status={status} onStale={reload} />
+          {stillFailing === null ? null : <PartialBanner stillFailing={stillFailing} />}
           <FlagsBanner flags={diff.data.flags} />
+          {fixTests === null ? null : <FixTestsSummary tests={fixTests} />}
           <ModelComments comments={commentsOn(reviewComments, diff.data.sha256)} />
           <DiffViewer key={diff.data.sha256} diff={diff.data.diff} onOpenInEditor={setEditing} />
           {editing === null ? null : (

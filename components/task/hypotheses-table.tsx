@@ -1,6 +1,7 @@
 import { formatDuration } from '../format';
 import type { TaskView } from '../trpc/router-types';
 import { OutputTail } from './output-tail';
+import { TestChanges } from './test-changes';
 import type { HypothesisRow, IterationState } from './timeline-state';
 
 const columns = [
@@ -11,6 +12,7 @@ const columns = [
   'Passed',
   'Failed',
   'Skipped',
+  'Tests',
   'Duration',
   'Changed lines',
   'Mode',
@@ -20,6 +22,7 @@ const columns = [
 /**
  * Every iteration's hypotheses, best first, in one table named "Hypotheses" (one row group per
  * iteration). Live rows come from the event stream; the run mode from the task's stored view.
+ * "Tests" is what each run did against the checkpoint it built on, test by test.
  */
 export function HypothesesTable({
   iterations,
@@ -105,11 +108,15 @@ function Row({
       </th>
       <td>{row.origin}</td>
       <td>
-        <span className={`verdict verdict-${verdict.split(' ')[0] ?? ''}`}>{verdict}</span>
+        <span className={`verdict verdict-${verdict.tone}`}>{verdict.word}</span>
+        {result?.disqualified == null || result.error !== null ? null : (
+          <p className="disqualified">Cannot win: {result.disqualified}</p>
+        )}
       </td>
       <td>{result?.passed ?? '—'}</td>
       <td>{result?.failed ?? '—'}</td>
       <td>{result?.skipped ?? '—'}</td>
+      <td>{result === null ? '—' : <TestChanges tests={result.tests} />}</td>
       <td>{formatDuration(result?.durationMs ?? null)}</td>
       <td>{result?.changedLines ?? '—'}</td>
       <td>{mode}</td>
@@ -124,11 +131,19 @@ function Row({
   );
 }
 
-function verdictOf(row: HypothesisRow): string {
+/** The verdict word, and the tone its sign takes (globals.css `.verdict-*`). */
+function verdictOf(row: HypothesisRow): { readonly word: string; readonly tone: string } {
   const { result } = row;
-  if (row.state !== 'finished' || result === null) return row.state;
-  if (result.timedOut) return 'timed out';
-  if (result.error !== null) return 'error';
-  const passed = result.exitCode === 0 && result.failed === 0;
-  return `${passed ? 'passed' : 'failed'}${result.parsed ? '' : ' (unparsed)'}`;
+  if (row.state !== 'finished' || result === null) return { word: row.state, tone: row.state };
+  if (result.timedOut) return { word: 'timed out', tone: 'failed' };
+  if (result.error !== null) return { word: 'error', tone: 'error' };
+  if (result.buildFailed) return { word: 'build failed', tone: 'failed' };
+  // Judged against its reference, a run passes when it cannot be disqualified (it may leave
+  // baseline failures failing); without one it must pass outright.
+  const passed =
+    result.tests === null
+      ? result.exitCode === 0 && result.failed === 0
+      : result.disqualified === null;
+  const word = `${passed ? 'passed' : 'failed'}${result.parsed ? '' : ' (unparsed)'}`;
+  return { word, tone: passed ? 'passed' : 'failed' };
 }

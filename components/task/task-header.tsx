@@ -65,6 +65,26 @@ export function TaskHeader({
         <dd>{describeSource(task.source)}</dd>
         <dt>Test command</dt>
         <dd className="mono">{formatArgv(task.testCommand)}</dd>
+        <dt>Setup</dt>
+        <dd className={task.setupCommands?.length ? 'mono' : undefined}>
+          {task.setupCommands === null
+            ? 'detected from the tree'
+            : task.setupCommands.length === 0
+              ? 'none'
+              : task.setupCommands.map(formatArgv).join('; ')}
+        </dd>
+        {task.buildCommand === null ? null : (
+          <>
+            <dt>Build command</dt>
+            <dd className="mono">{formatArgv(task.buildCommand)}</dd>
+          </>
+        )}
+        {task.knownFailures.length === 0 ? null : (
+          <>
+            <dt>Known failures</dt>
+            <dd className="mono">{task.knownFailures.join(', ')}</dd>
+          </>
+        )}
         <dt>Budget</dt>
         <dd>
           up to {task.maxIterations} iterations of {task.hypothesesPerIteration} hypotheses

@@ -3,6 +3,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { HypothesisAuthor } from '../author/hypothesis-author';
+import { fixTestsOf } from '../review/fix-tests';
 import { ReviewPanel } from '../review/review-panel';
 import { useTRPC } from '../trpc/client';
 import type { DiffView, TaskEvent, TaskStatus, TaskView, TimelineItem } from '../trpc/router-types';
@@ -58,6 +59,9 @@ export function TaskPage({
       ? timeline.status
       : task.status;
   const latestSha256 = timeline.review?.diffSha256 ?? task.diffSha256;
+  // Whether the newest review is a partial fix: the stream's word, else the stored one.
+  const partial = timeline.review === null ? task.reviewPartial : timeline.review.partial === true;
+  const stillFailing = partial ? (timeline.review?.stillFailing ?? task.stillFailing) : null;
   const spend = newestSpend(task.spend, timeline.spend);
   // Until the stream has replayed the first event, the timeline would only say "waiting".
   const replaying = timeline.lastSeq === 0 && task.lastEventId > 0;
@@ -87,6 +91,8 @@ export function TaskPage({
           latestSha256={latestSha256}
           initialDiff={initialDiff}
           reviewComments={task.reviewComments}
+          fixTests={fixTestsOf(task.iterations)}
+          stillFailing={stillFailing}
         />
       )}
     </>

@@ -13,6 +13,11 @@ const outcome = (name: string, passed: number, failed: number) => ({
   failed,
   skipped: 0,
   parsed: true,
+  buildFailed: false,
+  // Events carry no per-test list (it stays on the run row).
+  cases: [],
+  tests: null,
+  disqualified: failed === 0 ? null : `${failed} tests failed`,
   changedLines: 2,
   outputTail: `${passed} passed, ${failed} failed`,
   error: null,
@@ -153,6 +158,105 @@ describe('reduceTimeline', () => {
     const state = fold(items([{ type: 'run.output', subject: 'baseline', iteration: 0, lines }]));
     expect(state.baseline.liveOutput).toHaveLength(liveOutputLines);
     expect(state.baseline.liveOutput.at(-1)).toBe(`line ${liveOutputLines + 49}`);
+  });
+
+  it('follows the setup: its commands, live output, then its result', () => {
+    const started = items([
+      { type: 'task.preparing' },
+      {
+        type: 'setup.started',
+        commands: [['npm', 'ci']],
+        detected: true,
+        reasons: ['package-lock.json → npm ci'],
+      },
+      { type: 'run.output', subject: 'setup', iteration: 0, lines: ['added 68 packages'] },
+    ]);
+    const running = fold(started);
+    expect(running.status).toBe('setup');
+    expect(running.setup).toMatchObject({
+      state: 'running',
+      commands: [['npm', 'ci']],
+      detected: true,
+      reasons: ['package-lock.json → npm ci'],
+      liveOutput: ['added 68 packages'],
+      result: null,
+    });
+    // Setup output is not the baseline's.
+    expect(running.baseline.liveOutput).toEqual([]);
+
+    const finished: TaskEvent = {
+      type: 'setup.finished',
+      ok: true,
+      cached: false,
+      durationMs: 5300,
+      egress: [
+        { host: 'registry.npmjs.org', port: 443, allowed: true, count: 68 },
+        { host: 'downloads.example.com', port: 443, allowed: false, count: 1 },
+      ],
+      failedCommand: null,
+      exitCode: 0,
+      timedOut: false,
+      outputTail: 'added 68 packages',
+      error: null,
+    };
+    const next = items(
+      [finished, { type: 'baseline.started', command: ['npm', 'test'] }],
+      started.length + 1,
+    );
+    const done = fold(next, running);
+    expect(done.status).toBe('baseline');
+    expect(done.setup.state).toBe('finished');
+    expect(done.setup.result).toEqual(finished);
+    expect(done.setup.liveOutput).toEqual(['added 68 packages']);
+    expect(fold([...started, ...started, ...next])).toEqual(done);
+  });
+
+  it('keeps a failed setup and the reason the task failed', () => {
+    const state = fold(
+      items([
+        {
+          type: 'setup.started',
+          commands: [['pip', 'install', '.']],
+          detected: false,
+          reasons: [],
+        },
+        {
+          type: 'setup.finished',
+          ok: false,
+          cached: false,
+          durationMs: 900,
+          egress: [],
+          failedCommand: ['pip', 'install', '.'],
+          exitCode: 1,
+          timedOut: false,
+          outputTail: 'ERROR: No matching distribution',
+          error: null,
+        },
+        { type: 'task.failed', reason: "setup 'pip install .' exited with 1" },
+      ]),
+    );
+    expect(state.status).toBe('failed');
+    expect(state.setup.result).toMatchObject({ ok: false, failedCommand: ['pip', 'install', '.'] });
+    expect(state.notes.map((note) => note.text)).toEqual([
+      "Failed: setup 'pip install .' exited with 1",
+    ]);
+  });
+
+  it('keeps a partial review with the tests that still fail', () => {
+    const partial: TaskEvent = {
+      type: 'review.ready',
+      diffSha256: 'e'.repeat(64),
+      flags: flags(),
+      size: 200,
+      partial: true,
+      stillFailing: ['test_net.py::test_download'],
+    };
+    const state = fold(items([...log.slice(0, -1), partial]));
+    expect(state.status).toBe('awaiting_review');
+    expect(state.review).toMatchObject({
+      partial: true,
+      stillFailing: ['test_net.py::test_download'],
+    });
   });
 
   it('records how the task ended and takes a resumed status', () => {

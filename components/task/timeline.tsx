@@ -1,9 +1,12 @@
-import type { ReactNode } from 'react';
 import { formatBytes, formatDuration, formatTime, plural, shortSha } from '../format';
 import type { TaskView } from '../trpc/router-types';
+import { BaselineEvidence } from './baseline-evidence';
+import { IterationSummary } from './iteration-summary';
 import { OutputTail } from './output-tail';
+import { SetupStep } from './setup-step';
 import { formatSpend } from './spend';
-import type { IterationState, RunSummary, TimelineState } from './timeline-state';
+import { Step } from './timeline-step';
+import type { RunSummary, TimelineState } from './timeline-state';
 
 /** What happened to the task, step by step, as the events arrive. */
 export function Timeline({
@@ -63,8 +66,21 @@ export function Timeline({
             </p>
           )}
         </Step>
-        <Step title="Baseline" state={baselineWord(baseline.state, baseline.run)}>
-          {baseline.run === null ? null : <RunCounts run={baseline.run} />}
+        <SetupStep setup={timeline.setup} record={task.setup} />
+        <Step
+          title="Baseline"
+          state={baselineWord(baseline.state, baseline.run, task.baseline?.green)}
+        >
+          {baseline.run === null ? null : (
+            <>
+              <RunCounts run={baseline.run} />
+              <BaselineEvidence
+                run={baseline.run}
+                view={task.baseline}
+                knownFailures={task.knownFailures}
+              />
+            </>
+          )}
           {baseline.state === 'waiting' ? null : (
             <OutputTail
               label="Baseline output"
@@ -92,11 +108,14 @@ export function Timeline({
           </Step>
         )}
         {timeline.review === null ? null : (
-          <Step title="Review" state="ready">
+          <Step title="Review" state={timeline.review.partial === true ? 'partial' : 'ready'}>
             <p>
               Diff <span className="mono">{shortSha(timeline.review.diffSha256)}</span>:{' '}
               {plural(timeline.review.flags.files, 'file')}, +{timeline.review.flags.additions} −
               {timeline.review.flags.deletions}
+              {timeline.review.partial === true
+                ? ` — a partial fix: ${plural(timeline.review.stillFailing?.length ?? 0, 'test')} still failing`
+                : null}
             </p>
           </Step>
         )}
@@ -120,30 +139,17 @@ export function Timeline({
   );
 }
 
-function Step({
-  title,
-  state,
-  children,
-}: {
-  readonly title: string;
-  readonly state: string;
-  readonly children?: ReactNode;
-}) {
-  return (
-    <li className={`step step-${state.replace(/\s+/g, '-')}`}>
-      <h3>
-        {title} <span className="step-state">{state}</span>
-      </h3>
-      {children}
-    </li>
-  );
-}
-
-function baselineWord(state: 'waiting' | 'running' | 'finished', run: RunSummary | null): string {
+function baselineWord(
+  state: 'waiting' | 'running' | 'finished',
+  run: RunSummary | null,
+  green: boolean | undefined,
+): string {
   if (state !== 'finished' || run === null) return state;
   if (run.timedOut) return 'timed out';
-  if (!run.parsed) return run.green ? 'passed (unparsed)' : 'failed (unparsed)';
-  return run.green ? 'passed' : 'failed';
+  if (run.buildFailed) return 'build failed';
+  const passed = green ?? run.green;
+  if (!run.parsed) return passed ? 'passed (unparsed)' : 'failed (unparsed)';
+  return passed ? 'passed' : 'failed';
 }
 
 function RunCounts({ run }: { readonly run: RunSummary }) {
@@ -154,45 +160,4 @@ function RunCounts({ run }: { readonly run: RunSummary }) {
       {run.error === null ? null : <span className="task-error"> · {run.error}</span>}
     </p>
   );
-}
-
-function IterationSummary({ iteration }: { readonly iteration: IterationState }) {
-  if (iteration.state === 'awaiting_hypotheses') {
-    return (
-      <p>
-        Waiting for {plural(iteration.wanted ?? 0, 'hypothesis', 'hypotheses')}
-        {iteration.deadline === null ? null : (
-          <>
-            {' '}
-            until <time dateTime={iteration.deadline}>{formatTime(iteration.deadline)}</time>
-          </>
-        )}
-        . Write one below, or let an agent submit them.
-      </p>
-    );
-  }
-  if (iteration.state === 'running') {
-    const done = iteration.hypotheses.filter((row) => row.state === 'finished').length;
-    return (
-      <p>
-        Running {plural(iteration.hypotheses.length, 'hypothesis', 'hypotheses')}: {done} finished.
-      </p>
-    );
-  }
-  if (iteration.state === 'finished') {
-    return iteration.winner === null ? (
-      <p>No winner: no hypothesis passed.</p>
-    ) : (
-      <p>
-        Winner: <strong>{iteration.winner}</strong>
-        {iteration.green === true ? ' (tests pass)' : null}
-        {iteration.checkpointSha === null ? null : (
-          <>
-            , checkpoint <span className="mono">{shortSha(iteration.checkpointSha)}</span>
-          </>
-        )}
-      </p>
-    );
-  }
-  return <p>Started.</p>;
 }

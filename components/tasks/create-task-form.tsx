@@ -15,6 +15,8 @@ import {
   RunLimitsFields,
   type RunLimitValues,
 } from './run-limits-fields';
+import { SetupFields } from './setup-fields';
+import { emptySetup, setupInputOf, type SetupValues } from './setup-input';
 import { uploadArchive } from './upload-archive';
 
 type Errors = Partial<Record<CreateField | 'form', string>>;
@@ -31,11 +33,13 @@ export function CreateTaskForm() {
   const [maxIterations, setMaxIterations] = useState('3');
   const [perIteration, setPerIteration] = useState('3');
   const [limits, setLimits] = useState<RunLimitValues>(emptyRunLimits);
+  const [setup, setSetup] = useState<SetupValues>(emptySetup);
   const [errors, setErrors] = useState<Errors>({});
   const [progress, setProgress] = useState<number | null>(null);
   const [busy, setBusy] = useState(false);
 
   const split = command.trim() === '' ? null : splitCommandLine(command);
+  const setupInput = setupInputOf(setup);
 
   function check(): Errors {
     const found: Errors = {};
@@ -45,6 +49,7 @@ export function CreateTaskForm() {
     if (archive !== null && ref.trim() !== '') found.ref = 'A ref applies to a Git URL only.';
     if (split === null) found.testCommand = 'Give the command that runs the tests.';
     else if (!split.ok) found.testCommand = split.message;
+    if (!setupInput.ok) found[setupInput.field] = setupInput.message;
     return found;
   }
 
@@ -58,7 +63,7 @@ export function CreateTaskForm() {
   async function submit(event: SubmitEvent<HTMLFormElement>): Promise<void> {
     event.preventDefault();
     const found = check();
-    if (Object.keys(found).length > 0 || split === null || !split.ok) {
+    if (Object.keys(found).length > 0 || split === null || !split.ok || !setupInput.ok) {
       show(found);
       return;
     }
@@ -70,6 +75,7 @@ export function CreateTaskForm() {
         maxIterations: Number(maxIterations),
         hypothesesPerIteration: Number(perIteration),
         ...runLimitsOf(limits),
+        ...setupInput.input,
       };
       let id: string;
       if (archive !== null) {
@@ -203,6 +209,7 @@ export function CreateTaskForm() {
           )}
         </Field>
       </div>
+      <SetupFields values={setup} errors={errors} onChange={setSetup} />
       <RunLimitsFields values={limits} errors={errors} onChange={setLimits} />
       {errors.form === undefined ? null : (
         <p className="form-error" role="alert">

@@ -26,6 +26,19 @@ describe('fieldOfError', () => {
     expect(fieldOfError(info('INVALID_ARGUMENT', 'the uploaded archive is empty'))).toBe('archive');
   });
 
+  it('puts refused setup and build commands and bad known failures next to their fields', () => {
+    const refused = (message: string) => fieldOfError(info('COMMAND_NOT_ALLOWED', message));
+    expect(refused("setup command 2: 'curl' is not a setup tool")).toBe('setupCommands');
+    expect(refused('build command: rm is not a build tool')).toBe('buildCommand');
+    expect(refused('rm is not a test runner')).toBe('testCommand');
+    const invalid = (message: string) => fieldOfError(info('INVALID_ARGUMENT', message));
+    expect(invalid('setupCommands[0][1]: an argument may not be empty')).toBe('setupCommands');
+    expect(invalid('knownFailures[3] must be a test id of 1 to 1000 printable characters')).toBe(
+      'knownFailures',
+    );
+    expect(invalid('maxPids must be a whole number')).toBe('maxPids');
+  });
+
   it('leaves anything else to the form', () => {
     expect(fieldOfError(info('INTERNAL', 'internal error'))).toBeNull();
     expect(fieldOfError({ ...info('FORBIDDEN'), appCode: null })).toBeNull();

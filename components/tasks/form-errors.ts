@@ -10,7 +10,10 @@ export type CreateField =
   | 'hypothesesPerIteration'
   | 'maxMemoryMb'
   | 'maxPids'
-  | 'maxDiskMb';
+  | 'maxDiskMb'
+  | 'setupCommands'
+  | 'buildCommand'
+  | 'knownFailures';
 
 const fields: readonly CreateField[] = [
   'gitUrl',
@@ -22,6 +25,15 @@ const fields: readonly CreateField[] = [
   'maxMemoryMb',
   'maxPids',
   'maxDiskMb',
+  'setupCommands',
+  'buildCommand',
+  'knownFailures',
+];
+
+/** The service's own words for the commands it refuses ("setup command 2: …"). */
+const commandFields: readonly [RegExp, CreateField][] = [
+  [/^setup command \d+\b/i, 'setupCommands'],
+  [/^build command\b/i, 'buildCommand'],
 ];
 
 /**
@@ -33,14 +45,15 @@ export function fieldOfError(info: ErrorInfo): CreateField | null {
   if (code === 'GIT_REF_NOT_FOUND') return 'ref';
   if (/^(?:URL_|GIT_)/.test(code)) return 'gitUrl';
   if (/^ARCHIVE_/.test(code) || code === 'PAYLOAD_TOO_LARGE') return 'archive';
-  if (code === 'COMMAND_NOT_ALLOWED') return 'testCommand';
+  if (code === 'COMMAND_NOT_ALLOWED') {
+    return commandFields.find(([pattern]) => pattern.test(info.message))?.[1] ?? 'testCommand';
+  }
   const named = fields.find((field) => field === info.field);
   if (named !== undefined) return named;
-  if (code === 'INVALID_ARGUMENT' && /\barchive\b/.test(info.message)) return 'archive';
-  // The service names the cap it refuses first ("maxPids must be a whole number of …").
-  const cap = fields.find(
-    (field) => field.startsWith('max') && info.message.startsWith(`${field} `),
-  );
-  if (code === 'INVALID_ARGUMENT' && cap !== undefined) return cap;
-  return null;
+  if (code !== 'INVALID_ARGUMENT') return null;
+  // The service names the field it refuses first ("maxPids must be …", "knownFailures[3] must
+  // …"), as do input paths the pattern of `info.field` stops at (`setupCommands[0][1]: …`).
+  const leading = fields.find((field) => new RegExp(`^${field}\\b`).test(info.message));
+  if (leading !== undefined) return leading;
+  return /\barchive\b/.test(info.message) ? 'archive' : null;
 }

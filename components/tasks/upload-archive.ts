@@ -10,6 +10,10 @@ export interface ArchiveUpload {
   readonly maxMemoryMb?: number;
   readonly maxPids?: number;
   readonly maxDiskMb?: number;
+  /** Left out: detected from the tree; `[]`: no setup. */
+  readonly setupCommands?: readonly (readonly string[])[];
+  readonly buildCommand?: readonly string[];
+  readonly knownFailures?: readonly string[];
   /** 0..1 as the bytes leave the browser. */
   readonly onProgress: (fraction: number) => void;
 }
@@ -55,6 +59,10 @@ export function uploadArchive(upload: ArchiveUpload): Promise<{ id: string }> {
     for (const name of ['maxMemoryMb', 'maxPids', 'maxDiskMb'] as const) {
       const value = upload[name];
       if (value !== undefined) form.set(name, String(value));
+    }
+    for (const name of ['setupCommands', 'buildCommand', 'knownFailures'] as const) {
+      const value = upload[name];
+      if (value !== undefined) form.set(name, JSON.stringify(value));
     }
     form.set('archive', upload.file, upload.file.name);
     request.send(form);

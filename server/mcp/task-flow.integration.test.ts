@@ -1,4 +1,4 @@
-import { copyFile } from 'node:fs/promises';
+import { copyFile, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -145,11 +145,14 @@ describe('a task driven over MCP', () => {
   });
 
   it('refuses done after a later write that the gates do not pass', async () => {
-    // Green for the task's own command (test_calc.py), red for the gates (every test file).
+    // Green for the task's own command (test_calc.py), red for the gates (every test file). On a
+    // green checkpoint a hypothesis wins only by adding a passing test: it adds one there too.
+    const tests = await readFile(path.join(project.dir, 'test_calc.py'), 'utf8');
     const breaksAGate = {
       name: 'adds-a-failing-test',
       edits: [
         { path: project.buggyFile, content: editOf(right, project.buggyFile) },
+        { path: 'test_calc.py', content: `${tests}\n\ndef test_added():\n    assert True\n` },
         { path: 'test_extra.py', content: 'def test_extra():\n    assert False\n' },
       ],
       delete: [],

@@ -3,6 +3,8 @@ import type { Hypothesis } from '../engine/shadow/hypothesis';
 import type { DiffFlags } from '../engine/review/diff-flags';
 import type { TaskStatus } from '../engine/loop/task-status';
 import type { StoredEvent } from '../db/event-store';
+import type { SetupRecord } from '../engine/loop/loop-ports';
+import type { TestDelta } from '../engine/shadow/test-delta';
 
 /**
  * What the task services offer the transports (REST for agents, tRPC for the UI, MCP). The
@@ -106,6 +108,12 @@ export interface RunCounts {
 }
 
 export interface HypothesisView {
+  /** The code did not build: no test ran. */
+  readonly buildFailed: boolean;
+  /** Against the run's reference (the baseline or the checkpoint built on); null without one. */
+  readonly tests: TestDelta | null;
+  /** Why the run cannot win, in words; null for a pass (or a run not judged yet). */
+  readonly disqualified: string | null;
   readonly name: string;
   readonly origin: string;
   readonly rank: number | null;
@@ -132,6 +140,11 @@ export interface IterationView {
 }
 
 export interface BaselineView extends RunCounts {
+  readonly buildFailed: boolean;
+  /** The ids of the tests that failed, when the runner names its tests. */
+  readonly failingTests: readonly string[];
+  /** The tests already pass at the baseline (but the task's known failures). */
+  readonly green: boolean;
   readonly exitCode: number | null;
   readonly durationMs: number;
   readonly parsed: boolean;
@@ -140,6 +153,18 @@ export interface BaselineView extends RunCounts {
 
 /** `GET /api/v1/tasks/{id}`; field names are part of the REST contract. */
 export interface TaskView {
+  /** The task's own setup commands; null: detected from the tree; []: no setup. */
+  readonly setupCommands: readonly (readonly string[])[] | null;
+  /** Runs before the test command in every run; null: none. */
+  readonly buildCommand: readonly string[] | null;
+  /** Test ids that may keep failing: the task is green without them. */
+  readonly knownFailures: readonly string[];
+  /** What the setup did, once it ran: commands, reasons, cache, duration, egress. */
+  readonly setup: SetupRecord | null;
+  /** The fix under review leaves baseline failures failing (listed in `stillFailing`). */
+  readonly reviewPartial: boolean;
+  /** Tests still failing in the fix under review, all of them failing since the baseline. */
+  readonly stillFailing: readonly string[];
   readonly id: string;
   readonly status: TaskStatus;
   readonly source:

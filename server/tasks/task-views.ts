@@ -19,39 +19,6 @@ import type {
  * The views' evidence fields (setup, build, tests by id), merged into the interfaces of
  * task-api.ts: part of the REST and MCP contract like the rest of them.
  */
-declare module './task-api' {
-  interface HypothesisView {
-    /** The code did not build: no test ran. */
-    readonly buildFailed: boolean;
-    /** Against the run's reference (the baseline or the checkpoint built on); null without one. */
-    readonly tests: TestDelta | null;
-    /** Why the run cannot win, in words; null for a pass (or a run not judged yet). */
-    readonly disqualified: string | null;
-  }
-
-  interface BaselineView {
-    readonly buildFailed: boolean;
-    /** The ids of the tests that failed, when the runner names its tests. */
-    readonly failingTests: readonly string[];
-    /** The tests already pass at the baseline (but the task's known failures). */
-    readonly green: boolean;
-  }
-
-  interface TaskView {
-    /** The task's own setup commands; null: detected from the tree; []: no setup. */
-    readonly setupCommands: readonly (readonly string[])[] | null;
-    /** Runs before the test command in every run; null: none. */
-    readonly buildCommand: readonly string[] | null;
-    /** Test ids that may keep failing: the task is green without them. */
-    readonly knownFailures: readonly string[];
-    /** What the setup did, once it ran: commands, reasons, cache, duration, egress. */
-    readonly setup: SetupRecord | null;
-    /** The fix under review leaves baseline failures failing (listed in `stillFailing`). */
-    readonly reviewPartial: boolean;
-    /** Tests still failing in the fix under review, all of them failing since the baseline. */
-    readonly stillFailing: readonly string[];
-  }
-}
 
 type SourceColumns = {
   sourceKind: string;

@@ -183,6 +183,14 @@ export const diffFlagsSchema = z.object({
   binaryFiles: list(z.string()),
   symlinks: list(z.string()),
   hiddenCharacters: list(pathLine.extend({ codePoints: list(z.string()) })),
+  // Flags stored before this field existed have none.
+  testEdits: list(
+    z.object({
+      path: z.string(),
+      kind: z.enum(['test-file', 'test-config', 'test-in-source']),
+      what: z.string(),
+    }),
+  ).default([]),
   large: z.boolean(),
 });
 

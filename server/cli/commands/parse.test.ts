@@ -19,20 +19,60 @@ describe('shadowbox parse', () => {
   it('prints exactly one JSON line for a named runner', async () => {
     const run = memoryIo({ stdin: await fixture('pytest-mixed-q.txt') });
     expect(await parseCommand(['--runner', 'pytest'], run)).toBe(0);
-    expect(run.out()).toBe('{"passed":6,"failed":2,"skipped":2,"parsed":true}\n');
+    expect(run.out()).toBe(
+      '{"passed":6,"failed":2,"skipped":2,"parsed":true,"buildFailed":false,"tests":[]}\n',
+    );
     expect(run.err()).toBe('');
   });
 
   it('accepts --runner=NAME and auto', async () => {
     const run = memoryIo({ stdin: await fixture('cargo-fail-no-fail-fast.txt') });
     expect(await parseCommand(['--runner=auto'], run)).toBe(0);
-    expect(JSON.parse(run.out())).toEqual({ passed: 6, failed: 1, skipped: 2, parsed: true });
+    expect(JSON.parse(run.out())).toMatchObject({
+      passed: 6,
+      failed: 1,
+      skipped: 2,
+      parsed: true,
+      buildFailed: false,
+    });
   });
 
   it('exits 0 with parsed: false when the output has no summary', async () => {
+    const run = memoryIo({ stdin: await fixture('mocha-load-error.txt') });
+    expect(await parseCommand(['--runner', 'mocha'], run)).toBe(0);
+    expect(run.out()).toBe(
+      '{"passed":0,"failed":0,"skipped":0,"parsed":false,"buildFailed":false,"tests":[]}\n',
+    );
+  });
+
+  it('reports a compile error as buildFailed, not as a failed test', async () => {
     const run = memoryIo({ stdin: await fixture('cargo-compile-error.txt') });
     expect(await parseCommand(['--runner', 'cargo'], run)).toBe(0);
-    expect(run.out()).toBe('{"passed":0,"failed":0,"skipped":0,"parsed":false}\n');
+    expect(JSON.parse(run.out())).toEqual({
+      passed: 0,
+      failed: 0,
+      skipped: 0,
+      parsed: true,
+      buildFailed: true,
+      tests: [],
+    });
+  });
+
+  it('prints the test ids when the output names every test', async () => {
+    const run = memoryIo({ stdin: await fixture('maven-multi-plain.txt') });
+    expect(await parseCommand(['--runner', 'maven'], run)).toBe(0);
+    expect(JSON.parse(run.out())).toEqual({
+      passed: 2,
+      failed: 1,
+      skipped: 0,
+      parsed: true,
+      buildFailed: false,
+      tests: [
+        { id: 'com.example.billing.InvoiceTest.roundsDown', status: 'failed' },
+        { id: 'com.example.billing.InvoiceTest.taxesTwentyPercent', status: 'passed' },
+        { id: 'com.example.catalog.SkuTest.trims', status: 'passed' },
+      ],
+    });
   });
 
   it('refuses an unknown runner, naming it and the valid ones', async () => {
@@ -79,7 +119,11 @@ describe('shadowbox parse', () => {
 
     const run = memoryIo({ stdin: 'ignored', cwd: dir });
     expect(await parseCommand(['--junit', 'reports', '--junit=vitest.xml'], run)).toBe(0);
-    expect(JSON.parse(run.out())).toEqual({ passed: 11, failed: 6, skipped: 6, parsed: true });
+    const result = JSON.parse(run.out()) as { tests: { id: string }[] };
+    expect(result).toMatchObject({ passed: 11, failed: 6, skipped: 6, parsed: true });
+    // Three reports, each naming all of its tests: the list is theirs, in file order.
+    expect(result.tests).toHaveLength(23);
+    expect(result.tests[0]).toEqual({ id: 'test_mixed.test_ok', status: 'passed' });
   });
 
   it('refuses a --junit path that cannot be read', async () => {
@@ -95,6 +139,12 @@ describe('shadowbox parse', () => {
     const chunks = text.match(/[\s\S]{1,97}/g) ?? [];
     const io: CliIo = { ...run, stdin: Readable.from(chunks) };
     expect(await parseCommand(['--runner', 'go'], io)).toBe(0);
-    expect(JSON.parse(run.out())).toEqual({ passed: 3, failed: 3, skipped: 2, parsed: true });
+    expect(JSON.parse(run.out())).toMatchObject({
+      passed: 3,
+      failed: 3,
+      skipped: 2,
+      parsed: true,
+      buildFailed: true,
+    });
   });
 });

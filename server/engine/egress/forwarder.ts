@@ -1,10 +1,11 @@
+import path from 'node:path';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { AppError } from '../../errors/app-error';
 
 /** Where a setup sandbox sees the proxy's socket and the forwarder (the root hides /run). */
 export const sandboxEgressSocket = '/run/shadowbox/egress.sock';
-export const sandboxForwarderScript = '/run/shadowbox/forwarder.mjs';
+export const sandboxForwarderScript = '/run/shadowbox/egress-forwarder.mjs';
 
 /**
  * The variables the forwarder points at its port: curl, pip, Go, cargo and most HTTP clients
@@ -32,9 +33,18 @@ export const egressEnv: Readonly<Record<string, string>> = {
 
 /** The forwarder on the host, to bind into the sandbox read-only. */
 export function forwarderScriptPath(): string {
-  const file = fileURLToPath(new URL('./forwarder.mjs', import.meta.url));
-  if (!existsSync(file)) {
-    throw new AppError('SANDBOX_UNAVAILABLE', `the egress forwarder is missing at ${file}`);
+  // Next to this module when it runs from source (tsx, vitest); in the checkout the server was
+  // started from when a bundler moved the code (`next build` output).
+  const candidates = [
+    fileURLToPath(new URL('./egress-forwarder.mjs', import.meta.url)),
+    path.join(process.cwd(), 'server', 'engine', 'egress', 'egress-forwarder.mjs'),
+  ];
+  const file = candidates.find((candidate) => existsSync(candidate));
+  if (file === undefined) {
+    throw new AppError(
+      'SANDBOX_UNAVAILABLE',
+      `the egress forwarder is missing (looked at ${candidates.join(', ')})`,
+    );
   }
   return file;
 }

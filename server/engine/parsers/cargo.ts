@@ -149,7 +149,7 @@ function finish(
     finished.reduce((sum, tally) => sum + tally.passed, 0),
     finished.reduce((sum, tally) => sum + tally.failed, 0),
     finished.reduce((sum, tally) => sum + tally.ignored, 0),
-    complete ? uniqueTests(names.flatMap((list) => list ?? [])) : [],
+    complete ? uniqueTests(names.flatMap((list) => list)) : [],
   );
 }
 
@@ -233,7 +233,7 @@ function libtestEvent(line: string): LibtestEvent | null {
   if (!line.startsWith('{') || !line.includes('"type"')) return null;
   try {
     const value: unknown = JSON.parse(line);
-    return typeof value === 'object' && value !== null ? (value as LibtestEvent) : null;
+    return typeof value === 'object' && value !== null ? value : null;
   } catch {
     return null;
   }

@@ -41,7 +41,16 @@ describe('detectRunner', () => {
   });
 
   it('returns null for text without any runner summary', () => {
-    expect(detectRunner('error: could not compile `mixed`\n')).toBeNull();
+    expect(detectRunner('error: linking with `cc` failed\n')).toBeNull();
     expect(detectRunner('')).toBeNull();
+  });
+
+  it('recognises build failures that print no summary: cargo and maven', () => {
+    expect(detectRunner(fixture('cargo-compile-error.txt'))).toBe('cargo');
+    expect(detectRunner(fixture('maven-compile-error.txt'))).toBe('maven');
+  });
+
+  it('reads libtest’s JSON events as cargo', () => {
+    expect(detectRunner(fixture('cargo-workspace-json.txt'))).toBe('cargo');
   });
 });

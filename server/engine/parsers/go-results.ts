@@ -63,7 +63,8 @@ export function tallyGo(run: GoRun): TestCounts {
   for (const pkg of run.packages.values()) {
     const id = (test: string): string => (pkg.name === '' ? test : `${pkg.name}.${test}`);
     buildFailed ||= pkg.buildFailed;
-    for (const [test, outcome] of pkg.outcomes) tests.push({ id: id(test), status: statuses[outcome] });
+    for (const [test, outcome] of pkg.outcomes)
+      tests.push({ id: id(test), status: statuses[outcome] });
     if (!pkg.failed || pkg.buildFailed) continue;
     const unfinished = [...pkg.started].filter((test) => !pkg.outcomes.has(test));
     for (const test of unfinished) tests.push({ id: id(test), status: 'failed' });

@@ -3,7 +3,7 @@
 // is done: `PASS` or `FAIL`, then `ok  	pkg	0.002s` or `FAIL	pkg	0.003s`. go prints each package's
 // output in one piece, so the results before a package line belong to that package. A result
 // counts only for a test that had its `=== RUN` line in the same piece, and an `ok` line only after
-// go's own `PASS` line: a test printing `--- PASS: X` or `ok  	pkg` itself cannot add a test or end
+// go's own `PASS` line (or `-cover`'s `coverage: …` line after it): a test printing `--- PASS: X` or `ok  	pkg` itself cannot add a test or end
 // a package. `FAIL	pkg [build failed]` / `[setup failed]` (printed among the other packages'
 // output, from stderr) and `?   	pkg	[no test files]` end nothing.
 //
@@ -48,7 +48,7 @@ export function parseGoText(output: string): TestCounts {
       pkg.buildFailed = true;
       continue;
     }
-    const ok = before === 'PASS' ? goOkPattern.exec(line)?.[1] : undefined;
+    const ok = closesPackage(before) ? goOkPattern.exec(line)?.[1] : undefined;
     const failed = failTimePattern.exec(line)?.[1];
     const name = ok ?? failed;
     if (name === undefined) continue;
@@ -69,6 +69,11 @@ export function parseGoText(output: string): TestCounts {
   }
   const result = tallyGo(run);
   return isCutTail(output) ? { ...result, tests: [] } : result;
+}
+
+/** go's own line before `ok`: `PASS`, or the coverage figure that `-cover` prints after it. */
+function closesPackage(previous: string): boolean {
+  return previous === 'PASS' || previous.startsWith('coverage: ');
 }
 
 function parsePlain(lines: readonly string[]): TestCounts {

@@ -36,7 +36,8 @@ const legacyTestPattern =
   /^(\S+)\(([\w.$]+)\)\s+Time elapsed: [\d.,]+ (?:s|sec)(?:\s+<<< (FAILURE|ERROR)!)?$/;
 const skippedPattern = /^([\w$]+(?:\.[\w$]+)+(?:\.\S+)?) skipped$/;
 const compilationErrorPattern = /^COMPILATION ERROR\s*:?\s*$/;
-const compilationFailurePattern = /^Failed to execute goal \S+maven-compiler-plugin\S*.*Compilation failure/;
+const compilationFailurePattern =
+  /^Failed to execute goal \S+maven-compiler-plugin\S*.*Compilation failure/;
 const noTestsPattern = /^(?:No tests to run\.|Tests are skipped\.)$/;
 
 interface Module {
@@ -77,7 +78,9 @@ export function parseMaven(output: string): TestCounts {
     const perClass = classPattern.exec(line);
     if (perClass !== null) {
       const values = numbers(perClass);
-      current.classes = current.classes.map((sum, at) => sum + (values[at] ?? 0)) as Module['classes'];
+      current.classes = current.classes.map(
+        (sum, at) => sum + (values[at] ?? 0),
+      ) as Module['classes'];
       continue;
     }
     const test = namedTest(line);

@@ -13,7 +13,8 @@
 //
 // Test ids are the names as meson prints them in its result lines, `3/6 fails   FAIL   0.01s
 // exit status 1` (`project:suite / name` when tests belong to suites), with the same arithmetic
-// per status: OK passed, SKIP and EXPECTEDFAIL skipped, anything else failed.
+// per status: OK passed, SKIP and EXPECTEDFAIL skipped, anything else failed. The lines under
+// `Summary of Failures:` repeat failures and are not read.
 import { withTests } from './test-list';
 import { counts, unparsed, type TestCase, type TestCounts, type TestStatus } from './types';
 import { lastIndexMatching, num, toLines } from './text';
@@ -47,7 +48,9 @@ export function parseMeson(output: string): TestCounts {
     value('Skipped') + value('Expected Fail'),
   );
   const tests: TestCase[] = [];
-  for (const line of lines.slice(0, index)) {
+  // `Summary of Failures:` repeats the failed tests' lines.
+  const repeated = lastIndexMatching(lines.slice(0, index), /^Summary of Failures:$/);
+  for (const line of lines.slice(0, repeated < 0 ? index : repeated)) {
     const match = resultPattern.exec(line);
     if (match !== null) {
       tests.push({ id: match[1] ?? '', status: statuses[match[2] ?? ''] ?? 'failed' });

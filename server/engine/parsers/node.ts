@@ -14,7 +14,9 @@
 // passed and every `X` as failed; names are not printed for passes, so there are no ids.
 //
 // Test ids join the titles of the test and its suites or parent tests: `cart › discounts ›
-// applies a coupon` (node prints no file names; equal titles become `title #2`).
+// applies a coupon` (node prints no file names; equal titles become `title #2`). A file that fails
+// to load is a test named by its absolute path, which depends on where the tree is checked out:
+// its id is the file name.
 // - TAP: `# Subtest: title` opens a level (four spaces deeper per level), the test point
 //   `ok 1 - title # SKIP` closes it; `type: 'suite'` in its YAML block marks a describe, which node
 //   does not count as a test.
@@ -36,6 +38,7 @@ const pointPattern = /^( *)(not )?ok \d+(?: - (.*?))?(?: # (SKIP|TODO)\b.*)?$/i;
 // The duration is always printed; a ` # …` after it marks a skip or todo (with its reason).
 const specResultPattern = /^( *)(✔|✖|﹣) (.*) \(\d+(?:\.\d+)?ms\)( # .*)?$/u;
 const specGroupPattern = /^( *)▶ (.*)$/u;
+const absolutePathPattern = /^(?:file:\/\/)?(?:\/|[A-Za-z]:[\\/]).*[\\/]([^\\/]+)$/;
 
 export function parseNode(output: string): TestCounts {
   const lines = toLines(output);
@@ -110,7 +113,7 @@ function tapTests(lines: readonly string[]): TestCase[] {
       titles.length = depth;
       const status: TestStatus =
         point[4] !== undefined ? 'skipped' : point[2] === undefined ? 'passed' : 'failed';
-      const test = { id: path.join(' › '), status };
+      const test = { id: idOf(path), status };
       tests.push(test);
       last = { test, indent: (point[1] ?? '').length };
       continue;
@@ -150,7 +153,7 @@ function specTests(lines: readonly string[]): { leaves: TestCase[]; groups: Test
         : result[2] === '✔'
           ? 'passed'
           : 'failed';
-    const test = { id: [...titles.slice(0, depth), title].join(' › '), status };
+    const test = { id: idOf([...titles.slice(0, depth), title]), status };
     if (open[depth] === title) {
       groups.push(test);
       open.length = depth;
@@ -160,4 +163,10 @@ function specTests(lines: readonly string[]): { leaves: TestCase[]; groups: Test
     titles.length = depth;
   }
   return { leaves, groups };
+}
+
+function idOf(path: readonly string[]): string {
+  const [first = '', ...rest] = path;
+  const file = path.length === 1 ? absolutePathPattern.exec(first)?.[1] : undefined;
+  return [file ?? first, ...rest].join(' › ');
 }

@@ -3,7 +3,7 @@
 // them against the runner's own summary: if the statuses do not tally exactly (a reporter that
 // names only failures, a tail that lost the first lines, a test whose output broke a line), the
 // counts stand alone and `tests` is empty.
-import { fromTests, type TestCase, type TestCounts, type TestStatus } from './types';
+import { fromTests, type TestCase, type TestCounts } from './types';
 
 /**
  * Makes ids unique in a deterministic way: the second `x` becomes `x #2`, the third `x #3`, in
@@ -48,13 +48,4 @@ export function withTests(summary: TestCounts, tests: readonly TestCase[]): Test
 /** Counts and tests of a run whose list is the only source (go, TAP): the list is the summary. */
 export function listOnly(tests: readonly TestCase[]): TestCounts {
   return fromTests(uniqueTests(tests));
-}
-
-/** Counts without names: the list was incomplete. */
-export function countsOnly(result: TestCounts): TestCounts {
-  return result.tests.length === 0 ? result : { ...result, tests: [] };
-}
-
-export function test(id: string, status: TestStatus): TestCase {
-  return { id, status };
 }

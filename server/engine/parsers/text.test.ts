@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseTestOutput, stripAnsi } from './index';
+import { parseTestOutput, stripAnsi, type TestCounts } from './index';
 import { toLines } from './text';
 
 const fixture = (file: string): string =>
@@ -21,19 +21,30 @@ describe('ANSI escape sequences', () => {
   ] as const)('%s: coloured output (%s) parses like the plain run', (runner, coloured, plain) => {
     const output = fixture(coloured);
     expect(output).toContain('\x1b[');
-    expect(parseTestOutput(runner, output)).toEqual(parseTestOutput(runner, fixture(plain)));
+    // Two runs of one tree: the same counts and the same ids (parallel tests finish in any order).
+    const sorted = ({ tests, ...summary }: TestCounts) => ({
+      ...summary,
+      tests: [...tests].sort((a, b) => a.id.localeCompare(b.id)),
+    });
+    expect(sorted(parseTestOutput(runner, output))).toEqual(
+      sorted(parseTestOutput(runner, fixture(plain))),
+    );
     expect(parseTestOutput(runner, output).parsed).toBe(true);
   });
 
   it('reads pytest’s coloured summary line', () => {
     const output = fixture('pytest-pass-color-rA.txt');
     expect(output).toContain('\x1b[32m');
-    expect(parseTestOutput('pytest', output)).toEqual({
+    expect(parseTestOutput('pytest', output)).toMatchObject({
       passed: 2,
       failed: 0,
       skipped: 0,
       parsed: true,
     });
+    expect(parseTestOutput('pytest', output).tests.map((test) => test.id)).toEqual([
+      'test_pass.py::test_a',
+      'test_pass.py::test_b',
+    ]);
   });
 });
 

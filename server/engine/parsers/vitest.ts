@@ -60,7 +60,10 @@ export function parseVitest(output: string): TestCounts {
   );
   const extra: TestCase[] = [
     ...(suitesIndex < 0 ? [] : failedSuiteNames(before.slice(suitesIndex + 1))),
-    ...Array.from({ length: errors }, () => ({ id: '(unhandled error)', status: 'failed' as const })),
+    ...Array.from({ length: errors }, () => ({
+      id: '(unhandled error)',
+      status: 'failed' as const,
+    })),
   ];
   const verbose = verboseTests(before);
   if (verbose.length > 0) return withTests(summary, [...verbose, ...extra]);

@@ -606,3 +606,181 @@ describe('robustness', () => {
     }
   });
 });
+
+describe('test edits', () => {
+  const added = (path: string, body: string[]): string =>
+    text(
+      `diff --git a/${path} b/${path}`,
+      'new file mode 100644',
+      'index 0000000000000000000000000000000000000000..1111111111111111111111111111111111111111',
+      '--- /dev/null',
+      `+++ b/${path}`,
+      `@@ -0,0 +1,${body.length} @@`,
+      ...body.map((line) => `+${line}`),
+    );
+  const whats = (diff: string): string[] => (diffFlags(diff).testEdits ?? []).map((e) => e.what);
+
+  it('sees an assert deleted in a #[cfg(test)] module by the enclosing #[test], or by the hunk header', () => {
+    const shown = modify('src/lib.rs', '@@ -10,6 +10,5 @@ mod tests {', [
+      '     #[test]',
+      '     fn adds() {',
+      '         assert_eq!(add(1, 2), 3);',
+      '-        assert_eq!(add(-1, 1), 0);',
+      '     }',
+    ]);
+    expect(diffFlags(shown).testEdits).toEqual([
+      {
+        path: 'src/lib.rs',
+        kind: 'test-in-source',
+        what: "test code changed in src/lib.rs (in 'fn adds() {')",
+      },
+    ]);
+    const deep = modify('src/lib.rs', '@@ -20,3 +20,2 @@ mod tests {', [
+      '         let x = 1;',
+      '-        assert_eq!(x, 1);',
+      '     }',
+    ]);
+    expect(whats(deep)).toEqual(["test code changed in src/lib.rs (in 'mod tests {')"]);
+  });
+
+  it('does not flag an honest fix to src/lib.rs outside the test module', () => {
+    const diff = modify('src/lib.rs', '@@ -1,3 +1,3 @@', [
+      ' pub fn add(a: i32, b: i32) -> i32 {',
+      '-    a - b',
+      '+    a + b',
+      ' }',
+    ]);
+    expect(diffFlags(diff).testEdits).toEqual([]);
+  });
+
+  it('flags a pytest.ini added with --deselect, and a renamed test in a root tests.py', () => {
+    const diff =
+      added('pytest.ini', ['[pytest]', 'addopts = --deselect tests/test_x.py::test_y']) +
+      modify('tests.py', '@@ -1,2 +1,2 @@', ['-def test_adds():', '+def adds():', '     assert 1']);
+    expect(diffFlags(diff).testEdits).toEqual([
+      { path: 'pytest.ini', kind: 'test-config', what: 'pytest.ini adds --deselect' },
+      { path: 'tests.py', kind: 'test-file', what: 'tests.py changed' },
+    ]);
+  });
+
+  it('flags [tool.pytest.ini_options] as far as the hunk shows it, not a [project] version', () => {
+    const pytest = modify('pyproject.toml', '@@ -5,2 +5,2 @@', [
+      ' [tool.pytest.ini_options]',
+      '-addopts = "-q"',
+      '+addopts = "-q -k \'not slow\'"',
+    ]);
+    expect(whats(pytest)).toEqual(['[tool.pytest.ini_options] changed in pyproject.toml']);
+    const version = modify('pyproject.toml', '@@ -1,3 +1,3 @@', [
+      ' [project]',
+      ' name = "calc"',
+      '-version = "0.1.0"',
+      '+version = "0.2.0"',
+    ]);
+    expect(whats(version)).toEqual([]);
+  });
+
+  it('flags package.json scripts.test, not dependencies', () => {
+    const scripts = modify('package.json', '@@ -1,4 +1,4 @@', [
+      ' {',
+      '   "scripts": {',
+      '-    "test": "vitest run",',
+      '+    "test": "vitest run src/ok",',
+      '     "build": "tsc"',
+    ]);
+    expect(whats(scripts)).toEqual(['scripts.test changed in package.json']);
+    const dependencies = modify('package.json', '@@ -8,3 +8,3 @@', [
+      '   "devDependencies": {',
+      '-    "vitest": "3.0.0",',
+      '+    "vitest": "3.1.0",',
+      '     "typescript": "5.0.0"',
+    ]);
+    expect(whats(dependencies)).toEqual([]);
+  });
+
+  it('flags a Cargo.toml [[test]] added and //go:build ignore added', () => {
+    const cargo = modify('Cargo.toml', '@@ -4,1 +4,4 @@', [
+      ' serde = "1"',
+      '+[[test]]',
+      '+name = "it"',
+      '+harness = false',
+    ]);
+    const go = modify('calc/add.go', '@@ -1,1 +1,3 @@', [
+      '+//go:build ignore',
+      '+',
+      ' package calc',
+    ]);
+    expect(whats(cargo + go)).toEqual([
+      '[[test]] changed in Cargo.toml',
+      "build constraint '//go:build ignore' added in calc/add.go",
+    ]);
+  });
+
+  it('flags a changed it block body in src/util.ts, not code outside the tests', () => {
+    const inside = modify('src/util.ts', '@@ -10,3 +10,3 @@', [
+      "   it('adds', () => {",
+      '-    expect(add(1, 2)).toBe(3);',
+      '+    expect(add(1, 2)).toBeDefined();',
+      '   });',
+    ]);
+    expect(whats(inside)).toEqual(["test code changed in src/util.ts (in 'it('adds', () => {')"]);
+    const outside = modify('src/util.ts', '@@ -1,3 +1,3 @@', [
+      ' export function add(a: number, b: number): number {',
+      '-  return a - b;',
+      '+  return a + b;',
+      ' }',
+    ]);
+    expect(whats(outside)).toEqual([]);
+  });
+
+  it('is exact when given the files: the whole test module is compared', () => {
+    const before =
+      'pub fn add() {}\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn adds() {\n        assert!(true);\n        assert!(ok());\n    }\n}\n';
+    const after = before.replace('        assert!(ok());\n', '');
+    // A hunk far from any marker: the diff alone cannot tell, the files can.
+    const diff = modify('src/lib.rs', '@@ -6,2 +6,1 @@', [
+      '         assert!(true);',
+      '-        assert!(ok());',
+    ]);
+    expect(diffFlags(diff).testEdits).toEqual([]);
+    expect(diffFlags(diff, { files: [{ path: 'src/lib.rs', before, after }] }).testEdits).toEqual([
+      {
+        path: 'src/lib.rs',
+        kind: 'test-in-source',
+        what: "test 'tests::adds' changed in src/lib.rs",
+      },
+    ]);
+  });
+
+  it('keeps the stored fields as they were', () => {
+    const flags = diffFlags(realDiff);
+    expect(flags.testFiles).toEqual(['src/lib.rs', 'tests/test_calc.py']);
+    expect(flags.testEdits).toEqual([
+      {
+        path: 'src/lib.rs',
+        kind: 'test-in-source',
+        what: "test line '#[test]' removed in src/lib.rs",
+      },
+      { path: 'tests/test_calc.py', kind: 'test-file', what: 'tests/test_calc.py changed' },
+    ]);
+  });
+});
+
+describe('test edits from a large diff', () => {
+  it('stays linear on a long replaced hunk of indented source', () => {
+    const n = 20_000;
+    const body = [
+      ...Array.from({ length: n }, (_, i) => `-        let a${i} = ${i};`),
+      ...Array.from({ length: n }, (_, i) => `+        let b${i} = ${i};`),
+    ];
+    const diff = modify('src/lib.rs', `@@ -1,${n} +1,${n} @@ mod tests {`, body);
+    const started = Date.now();
+    expect(diffFlags(diff).testEdits).toEqual([
+      {
+        path: 'src/lib.rs',
+        kind: 'test-in-source',
+        what: "test code changed in src/lib.rs (in 'mod tests {')",
+      },
+    ]);
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+});

@@ -1403,11 +1403,14 @@ const hunkVerb = (file: HunkFile): string =>
         ? `renamed from ${file.oldPath}`
         : 'changed';
 
-/** Lines before `index` in its hunk, nearest first, on the same side as the line at `index`. */
+/**
+ * Lines before `index` in its hunk (up to ENCLOSING_WALK back), nearest first, on the same side as
+ * the line at `index`.
+ */
 function* linesAbove(lines: readonly HunkLine[], index: number): Generator<HunkLine> {
   const line = lines[index];
   if (line === undefined) return;
-  for (let j = index - 1; j >= 0; j -= 1) {
+  for (let j = index - 1; j >= 0 && j >= index - ENCLOSING_WALK; j -= 1) {
     const above = lines[j];
     if (above === undefined || above.hunk !== line.hunk) return;
     if (above.kind === ' ' || above.kind === line.kind) yield above;
@@ -1502,57 +1505,78 @@ function hunkInSourceWhats(file: HunkFile, path: string, language: SourceLanguag
   return [...whats];
 }
 
-const tomlOrIniHeader = /^\s*\[\[?([^[\]]+)\]\]?\s*(?:[#;].*)?$/;
+const tomlOrIniHeader = /^\s*(\[\[?)([^[\]]+)\]\]?\s*(?:[#;].*)?$/;
 const pytestSetting =
   /^\s*(?:addopts|testpaths|python_files|python_classes|python_functions|norecursedirs|harness|autotests|doctest)\s*=/;
 
-/** TOML/INI in a diff: the section of each changed line, as far as the hunk shows it. */
+interface Section {
+  readonly table: string;
+  readonly array: boolean;
+}
+
+/**
+ * TOML/INI in a diff: the section of each changed line, as far as the hunk shows it (one pass,
+ * the old and the new side each keeping the last header it has seen in the hunk).
+ */
 function hunkSectionWhats(
   file: HunkFile,
   path: string,
-  relevant: (table: string, key: string | null) => string | null,
+  relevant: (section: Section | null, key: string | null) => string | null,
 ): string[] {
   const whats = new Set<string>();
-  file.lines.forEach((line, index) => {
-    if (line.kind === ' ' || line.text.trim() === '') return;
-    const own = tomlOrIniHeader.exec(line.text);
-    let section = own === null ? null : normalKey(own[1] ?? '');
-    for (const above of own === null ? linesAbove(file.lines, index) : []) {
-      const head = tomlOrIniHeader.exec(above.text);
-      if (head !== null) {
-        section = normalKey(head[1] ?? '');
-        break;
-      }
+  let hunk = -1;
+  let old: Section | null = null;
+  let current: Section | null = null;
+  for (const line of file.lines) {
+    if (line.hunk !== hunk) {
+      hunk = line.hunk;
+      old = null;
+      current = null;
     }
-    const key = own === null ? normalKey(tomlKey.exec(line.text.trim())?.[1] ?? '') : null;
-    const label = relevant(section ?? '', key === '' ? null : key);
+    const head = tomlOrIniHeader.exec(line.text);
+    const section: Section | null =
+      head === null ? null : { table: normalKey(head[2] ?? ''), array: head[1] === '[[' };
+    if (section !== null) {
+      if (line.kind !== '+') old = section;
+      if (line.kind !== '-') current = section;
+    }
+    if (line.kind === ' ' || line.text.trim() === '') continue;
+    const within = line.kind === '+' ? current : old;
+    const key = section === null ? normalKey(tomlKey.exec(line.text.trim())?.[1] ?? '') : null;
+    const label = relevant(within, key === '' ? null : key);
     if (label !== null) whats.add(`${label} changed in ${path}`);
     else if (
-      section === null &&
+      within === null &&
       (pytestSetting.test(line.text) || narrowingOptions([line.text]).length > 0)
     ) {
       whats.add(
         `test setting '${line.text.trim().slice(0, 80)}' changed in ${path} (its section is not in the diff)`,
       );
     }
-  });
+  }
   return [...whats];
 }
 
+const sectionHeader = (section: Section): string =>
+  section.array ? `[[${section.table}]]` : `[${section.table}]`;
+
 function tomlRelevance(patterns: readonly RegExp[]) {
   const test = anyOf(patterns);
-  return (table: string, key: string | null): string | null => {
-    if (table !== '' && test(table)) return `[${table}]`;
+  return (section: Section | null, key: string | null): string | null => {
+    const table = section?.table ?? '';
+    if (section !== null && test(table)) return sectionHeader(section);
     const full = table === '' ? (key ?? '') : key === null ? table : `${table}.${key}`;
-    if (full !== '' && test(full)) return table === '' ? full : `[${table}] ${key ?? ''}`.trim();
-    return null;
+    if (full === '' || !test(full)) return null;
+    return section === null ? full : `${sectionHeader(section)} ${key ?? ''}`.trim();
   };
 }
 
 const iniRelevance =
   (sections: (name: string) => boolean) =>
-  (table: string): string | null =>
-    sections(table.toLowerCase()) ? `[${table.toLowerCase()}]` : null;
+  (section: Section | null): string | null => {
+    const name = section?.table.toLowerCase() ?? '';
+    return section !== null && sections(name) ? `[${name}]` : null;
+  };
 
 const jsonKey = /^\s*"((?:[^"\\]|\\.)*)"\s*:/;
 

@@ -23,6 +23,8 @@ export {
   type Enforcement,
 } from './probe';
 export { prepareSandbox, type SandboxHost, type PreparedSandbox } from './sandbox-host';
+export { diskUsage, watchRun, type RunWatch, type RunWatchOptions } from './run-watch';
+export type { SandboxRoot } from './sandbox-root';
 export {
   defaultRunLimits,
   describeLimitExceeded,

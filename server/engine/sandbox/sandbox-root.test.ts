@@ -51,6 +51,33 @@ describe('bwrapArgs', () => {
     expect(pairs(args, '--size')).toEqual(['4096', '4096']);
     expect(pairs(args, '--chdir')).toEqual(['/tmp/x/ws']);
   });
+
+  it('binds a unix socket (the egress proxy) at its sandbox path, the only host socket in view', () => {
+    const args = bwrapArgs(
+      {
+        ...root,
+        files: [
+          ...root.files,
+          ['/srv/egress-forwarder.mjs', '/run/shadowbox/egress-forwarder.mjs'],
+        ],
+        sockets: [['/data/shadows/run-2/egress.sock', '/run/shadowbox/egress.sock']],
+      },
+      ['true'],
+    );
+    const at = args.indexOf('/run/shadowbox/egress.sock');
+    expect(args.slice(at - 2, at + 1)).toEqual([
+      '--bind',
+      '/data/shadows/run-2/egress.sock',
+      '/run/shadowbox/egress.sock',
+    ]);
+    const forwarder = args.indexOf('/run/shadowbox/egress-forwarder.mjs');
+    expect(args[forwarder - 2]).toBe('--ro-bind');
+    // Mounted before the root is made read-only, after the shallower mounts.
+    expect(at).toBeLessThan(args.indexOf('--remount-ro'));
+    expect(at).toBeGreaterThan(args.indexOf('/tmp/x/ws'));
+    // Without sockets, none is bound.
+    expect(bwrapArgs(root, ['true'])).not.toContain('/run/shadowbox/egress.sock');
+  });
 });
 
 describe('withoutNested', () => {

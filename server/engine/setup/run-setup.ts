@@ -1,7 +1,6 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { quote } from 'shell-quote';
 import { AppError } from '../../errors/app-error';
 import {
   describeEgressRecord,
@@ -19,14 +18,16 @@ import { OutputTail } from '../process/output-tail';
 import { runProcess, type ProcessResult } from '../process/run-process';
 import {
   describeLimitExceeded,
+  diskUsage,
   mountablePath,
+  prepareSandbox,
   sandboxEnv,
   sandboxSetupFailure,
   toolchainCaches,
+  watchRun,
   type RunLimits,
+  type SandboxHost,
 } from '../sandbox';
-import { diskUsage, watchRun } from '../sandbox/run-watch';
-import { prepareSandbox, type SandboxHost } from '../sandbox/sandbox-host';
 import { createRunDir, type BackgroundRemoval } from '../shadow/scratch';
 
 export interface SetupRequest {
@@ -112,6 +113,13 @@ function validate(request: SetupRequest): void {
   }
 }
 
+/** A command as a shell would take it: plain words bare, others single-quoted. */
+export function showCommand(argv: readonly string[]): string {
+  return argv
+    .map((arg) => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`))
+    .join(' ');
+}
+
 const minutes = (ms: number): string =>
   ms % 60_000 === 0 ? `${ms / 60_000} min` : `${Math.round(ms / 100) / 10} s`;
 
@@ -119,14 +127,14 @@ const minutes = (ms: number): string =>
 function failureOf(shown: string, result: ProcessResult, exceeded: string | null): string | null {
   const sandbox = sandboxSetupFailure(result.exitCode, result.output.text);
   const forwarder = forwarderFailure(result.exitCode, result.output.text);
-  if (exceeded !== null) return `setup command '${shown}' ${exceeded} and was killed`;
+  if (exceeded !== null) return `setup command \`${shown}\` ${exceeded} and was killed`;
   if (result.spawnError !== null) return `the sandbox could not start: ${result.spawnError}`;
   if (sandbox !== null) return `sandbox set-up failed: ${sandbox}`;
   if (forwarder !== null) return `the egress forwarder failed: ${forwarder}`;
   if (result.exitCode === 0) return null;
   return result.exitCode === null
-    ? `setup command '${shown}' was killed by ${result.signal ?? 'a signal'}`
-    : `setup command '${shown}' exited with code ${result.exitCode}`;
+    ? `setup command \`${shown}\` was killed by ${result.signal ?? 'a signal'}`
+    : `setup command \`${shown}\` exited with code ${result.exitCode}`;
 }
 
 /**
@@ -174,29 +182,27 @@ export async function runSetup(request: SetupRequest, deps: SetupDeps): Promise<
   let error: string | null = null;
   let timedOut = false;
   let cancelled = false;
+  // Where a timeout or a cancellation caught the setup: in a command, or between two.
+  let stoppedIn: 'during' | 'before' = 'during';
   try {
     for (const command of request.commands) {
-      const shown = quote([...command]);
+      const shown = showCommand(command);
       const left = Math.floor(deadline - performance.now());
       if (aborted() || left <= 0) {
         cancelled = aborted();
         timedOut = !cancelled;
         failedCommand = command;
+        stoppedIn = 'before';
         break;
       }
       emit(`$ ${shown}`);
       const run = await runOne(command, left, { request, deps, forwarder, proxy, emit });
       exitCode = run.result.exitCode;
-      const failure = failureOf(shown, run.result, run.exceeded);
-      if (run.result.timedOut || run.result.cancelled) {
-        timedOut = run.result.timedOut;
-        cancelled = run.result.cancelled && aborted();
-        if (!timedOut && !cancelled && failure !== null) error = failure;
-        failedCommand = command;
-        break;
-      }
-      if (failure !== null) {
-        error = failure;
+      timedOut = run.result.timedOut;
+      // runProcess reports a kill at a cap as a cancellation too: only the caller's counts.
+      cancelled = run.result.cancelled && aborted();
+      error = timedOut || cancelled ? null : failureOf(shown, run.result, run.exceeded);
+      if (timedOut || cancelled || error !== null) {
         failedCommand = command;
         break;
       }
@@ -206,10 +212,10 @@ export async function runSetup(request: SetupRequest, deps: SetupDeps): Promise<
     await remove(socketDir);
   }
   if (failedCommand !== undefined && error === null) {
-    const during = ` (during '${quote([...failedCommand])}')`;
+    const where = ` (${stoppedIn} \`${showCommand(failedCommand)}\`)`;
     error = timedOut
-      ? `setup timed out after ${minutes(timeoutMs)}${during}`
-      : `setup was cancelled${during}`;
+      ? `setup timed out after ${minutes(timeoutMs)}${where}`
+      : `setup was cancelled${where}`;
   }
   return {
     ok: failedCommand === undefined,

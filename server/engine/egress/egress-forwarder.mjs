@@ -5,7 +5,7 @@
 // the proxy on the host side checks every destination, so a command that talks to the socket
 // itself gains nothing. Plain JavaScript (no loader), so the sandbox needs only node.
 //
-// Usage: node forwarder.mjs SOCKET VARIABLES -- COMMAND [ARGS...]
+// Usage: node egress-forwarder.mjs SOCKET VARIABLES -- COMMAND [ARGS...]
 //   VARIABLES: comma-separated names set to http://127.0.0.1:PORT for the command.
 import { spawn } from 'node:child_process';
 import net from 'node:net';
@@ -23,7 +23,7 @@ function fail(message) {
 const args = process.argv.slice(2);
 const [socketPath, variables, separator, program, ...programArgs] = args;
 if (socketPath === undefined || variables === undefined || separator !== '--' || !program) {
-  fail('usage: forwarder.mjs SOCKET VARIABLES -- COMMAND [ARGS...]');
+  fail('usage: egress-forwarder.mjs SOCKET VARIABLES -- COMMAND [ARGS...]');
 }
 
 const server = net.createServer((local) => {

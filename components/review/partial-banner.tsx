@@ -1,0 +1,27 @@
+import { plural } from '../format';
+
+/**
+ * A fix that leaves some of the baseline's failures failing: it fixed others and broke nothing,
+ * but the reviewer approves a partial fix, and must know it.
+ */
+export function PartialBanner({ stillFailing }: { readonly stillFailing: readonly string[] }) {
+  const n = stillFailing.length;
+  return (
+    <section className="partial-fix" aria-labelledby="partial-heading">
+      <h3 id="partial-heading">
+        {n === 0
+          ? 'Partial fix: some tests still fail, failing since the baseline'
+          : `Partial fix: ${plural(n, 'test')} still ${n === 1 ? 'fails' : 'fail'}, failing since the baseline`}
+      </h3>
+      {n === 0 ? null : (
+        <ul aria-label="Still failing">
+          {stillFailing.map((id) => (
+            <li key={id}>
+              <code>{id}</code>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

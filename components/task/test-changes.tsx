@@ -1,0 +1,18 @@
+import { TestIds } from './test-ids';
+import type { TestDelta } from './timeline-state';
+
+/** What a run did to the tests against its reference: fixed, broke, left failing, lost, added. */
+export function TestChanges({ tests }: { readonly tests: TestDelta | null }) {
+  if (tests === null) return <span className="muted">—</span>;
+  const { counts } = tests;
+  if (Object.values(counts).every((n) => n === 0)) return <span className="muted">no change</span>;
+  return (
+    <div className="test-changes">
+      <TestIds label="Fixed" ids={tests.fixed} count={counts.fixed} />
+      <TestIds label="Broke" ids={tests.broken} count={counts.broken} />
+      <TestIds label="Still failing" ids={tests.stillFailing} count={counts.stillFailing} />
+      <TestIds label="Missing" ids={tests.missing} count={counts.missing} />
+      <TestIds label="Added" ids={tests.added} count={counts.added} />
+    </div>
+  );
+}
