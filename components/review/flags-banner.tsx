@@ -2,7 +2,6 @@ import { plural } from '../format';
 import type { DiffFlags } from '../trpc/router-types';
 
 type TestEditKind = NonNullable<DiffFlags['testEdits']>[number]['kind'];
-type BannerFlags = DiffFlags;
 
 const testEditKinds: Readonly<Record<TestEditKind, string>> = {
   'test-file': 'test file',
@@ -16,12 +15,12 @@ interface Check {
   readonly findings: readonly string[];
 }
 
-function checksOf(flags: BannerFlags): Check[] {
+function checksOf(flags: DiffFlags): Check[] {
   return [
     { label: 'Test files touched', findings: flags.testFiles },
     {
       label: 'Tests edited (files, configuration, tests in source)',
-      findings: (flags.testEdits ?? []).map((e) => `${testEditKinds[e.kind]}: ${e.what}`),
+      findings: flags.testEdits.map((e) => `${testEditKinds[e.kind]}: ${e.what}`),
     },
     {
       label: 'Tests deleted',
@@ -51,7 +50,7 @@ function checksOf(flags: BannerFlags): Check[] {
  * The structural checks of the diff, above it: what a reviewer must not miss. Each check says
  * what it found in words, with a sign in front; colour only repeats it.
  */
-export function FlagsBanner({ flags }: { readonly flags: BannerFlags }) {
+export function FlagsBanner({ flags }: { readonly flags: DiffFlags }) {
   const checks = checksOf(flags);
   const raised = checks.filter((check) => check.findings.length > 0).length;
   return (

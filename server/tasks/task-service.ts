@@ -159,6 +159,7 @@ function checkKnownFailures(ids: readonly string[]): readonly string[] {
     );
   }
   ids.forEach((id, i) => {
+    // eslint-disable-next-line no-control-regex -- control characters are what is refused
     if (id.trim() === '' || id.length > 1000 || /[\u0000-\u001f]/.test(id)) {
       throw new AppError(
         'INVALID_ARGUMENT',

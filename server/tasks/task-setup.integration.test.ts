@@ -7,6 +7,7 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRuntime, type ServerRuntime } from '../runtime';
+import { registryEntry } from '../engine/egress/test-support/fixtures';
 import type { TaskView } from './task-api';
 
 const agent = { kind: 'token', tokenId: 'agent-1', scopes: ['agent'] } as const;
@@ -46,9 +47,14 @@ async function upload(name: string, files: Record<string, string>): Promise<stri
 
 beforeAll(async () => {
   dataDir = await mkdtemp(path.join(os.tmpdir(), 'sbx-setup-task-'));
+  // The registry npm is configured with; on these machines its name resolves to a documentation
+  // address, which an operator of such a network allows with `=local`.
+  const registry = (await execa('npm', ['config', 'get', 'registry'])).stdout.trim();
+  const { entry } = await registryEntry(registry);
   runtime = await createRuntime(
     {
       dataDir,
+      egressAllow: `+${entry}`,
       host: '127.0.0.1',
       port: 0,
       database: { provider: 'sqlite', file: path.join(dataDir, 'db.sqlite') },
@@ -109,7 +115,7 @@ describe('a Node project with a real dependency', () => {
       ).id;
     const first = await create();
     const waiting = await waitFor(first, settled);
-    expect(waiting.error ?? waiting.status).toBe("awaiting_hypotheses");
+    expect(waiting.error ?? waiting.status).toBe('awaiting_hypotheses');
     expect(waiting.setup).toMatchObject({
       commands: [['npm', 'ci', '--no-audit', '--no-fund']],
       detected: true,

@@ -203,9 +203,7 @@ describe('stepTask', () => {
     const cheat = hypothesis('right-but-edits-tests', 'tests/test_calc.py');
     const deps = loopDeps({ store, shadows, fixer: createScriptedFixer([[cheat]]) });
     await drive(deps);
-    expect([...(shadows.requests.at(-1)?.demote?.keys() ?? [])]).toEqual([
-      'right-but-edits-tests',
-    ]);
+    expect([...(shadows.requests.at(-1)?.demote?.keys() ?? [])]).toEqual(['right-but-edits-tests']);
     expect(shadows.requests.at(-1)?.demote?.get('right-but-edits-tests')).toMatch(
       /^it edits tests, which this task does not allow \(/,
     );
@@ -478,9 +476,7 @@ describe('stepTask: setup, baselines that tell nothing, partial fixes', () => {
     expect(await drive(deps)).toEqual({ kind: 'done' });
     expect(store.reviewEvidence).toEqual([{ partial: false, stillFailing: [] }]);
     // Iteration 2's reference is iteration 1's winner: only t4 failed there.
-    expect(shadows.requests[2]?.reference?.cases.find((c) => c.id === 't3')?.status).toBe(
-      'passed',
-    );
+    expect(shadows.requests[2]?.reference?.cases.find((c) => c.id === 't3')?.status).toBe('passed');
     expect(store.task.recentlyBroken).toEqual([]);
   });
 });

@@ -161,7 +161,10 @@ class TaskStep {
   }
 
   /** A run's timeout: `limit` (default: the per-run one), capped by the budget left. */
-  private runTimeout(task: LoopTask, limit = this.deps.runTimeoutMs ?? defaultRunTimeoutMs): number {
+  private runTimeout(
+    task: LoopTask,
+    limit = this.deps.runTimeoutMs ?? defaultRunTimeoutMs,
+  ): number {
     const end = this.budgetEnd(task);
     if (end === null) return limit;
     return Math.max(1000, Math.min(limit, end.getTime() - this.deps.clock.now().getTime()));
@@ -450,7 +453,11 @@ class TaskStep {
     for (const h of hypotheses) {
       const changes: FileChange[] = [
         ...(await Promise.all(
-          h.edits.map(async (e) => ({ path: e.path, before: await before(e.path), after: e.content })),
+          h.edits.map(async (e) => ({
+            path: e.path,
+            before: await before(e.path),
+            after: e.content,
+          })),
         )),
         ...(await Promise.all(
           h.delete.map(async (path) => ({ path, before: await before(path), after: null })),
@@ -670,10 +677,9 @@ class TaskStep {
   }
 
   /** What every run of the task shares: its build step, caps, timeout and setup's variables. */
-  private runSettings(task: LoopTask): Pick<
-    ShadowRunRequest,
-    'buildCommand' | 'limits' | 'timeoutMs' | 'env'
-  > {
+  private runSettings(
+    task: LoopTask,
+  ): Pick<ShadowRunRequest, 'buildCommand' | 'limits' | 'timeoutMs' | 'env'> {
     return {
       ...(task.buildCommand === null ? {} : { buildCommand: task.buildCommand }),
       limits: task.limits,
@@ -694,7 +700,11 @@ function setupFailureReason(result: {
   readonly exitCode: number | null;
   readonly timedOut: boolean;
   readonly error: string | null;
-  readonly egress: readonly { readonly host: string; readonly port: number; readonly allowed: boolean }[];
+  readonly egress: readonly {
+    readonly host: string;
+    readonly port: number;
+    readonly allowed: boolean;
+  }[];
 }): string {
   const command = result.failedCommand === null ? '' : ` '${result.failedCommand.join(' ')}'`;
   const what =

@@ -2,7 +2,13 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { readableError } from '../../errors/readable-error';
 import type { EgressAllowlist } from '../egress';
-import type { LoopTask, LoopWorkspace, SetupPlan, SetupPort, SetupRunResult } from '../loop/loop-ports';
+import type {
+  LoopTask,
+  LoopWorkspace,
+  SetupPlan,
+  SetupPort,
+  SetupRunResult,
+} from '../loop/loop-ports';
 import { defaultRunLimits, type RunLimits } from '../sandbox/run-limits';
 import type { SandboxHost } from '../sandbox/sandbox-host';
 import type { BackgroundRemoval } from '../shadow/scratch';
@@ -96,8 +102,9 @@ export function createTaskSetup(options: TaskSetupOptions): SetupPort {
         });
       }
       const detected = await detectSetup(await treeOf(task));
+      const { cache } = options;
       const key =
-        options.cache === null
+        cache === null
           ? null
           : setupCacheKey({
               scope: scopeOf(task),
@@ -108,9 +115,9 @@ export function createTaskSetup(options: TaskSetupOptions): SetupPort {
               }),
               env: plan.env,
             });
-      const entry = key === null ? null : await options.cache!.lookup(key);
-      if (entry !== null) {
-        const restored = await options.cache!.restore(entry, workspace.path);
+      const entry = key === null || cache === null ? null : await cache.lookup(key);
+      if (entry !== null && cache !== null) {
+        const restored = await cache.restore(entry, workspace.path);
         io.onLine(`setup: cached (restored ${restored.restoredPaths.join(', ')})`);
         return result({ ok: true, cached: true, exitCode: 0 });
       }
@@ -132,9 +139,9 @@ export function createTaskSetup(options: TaskSetupOptions): SetupPort {
           ...(options.removal === undefined ? {} : { removal: options.removal }),
         },
       );
-      if (setup.ok && key !== null) {
+      if (setup.ok && key !== null && cache !== null) {
         // A cache that cannot take the outputs costs the next task an install, not this one.
-        await options.cache!.store(key, workspace.path, plan.outputs).catch((error: unknown) => {
+        await cache.store(key, workspace.path, plan.outputs).catch((error: unknown) => {
           io.onLine(`setup: not cached: ${readableError(error)}`);
         });
       }

@@ -127,15 +127,30 @@ describe('rank against the baseline', () => {
   });
 
   it('prefers more fixed, then fewer still failing, then the smaller diff', () => {
-    const two = judged(0, baseline, { a: 'passed', b: 'passed', c: 'passed', env: 'failed' }, {
-      changedLines: 9,
-    });
-    const one = judged(1, baseline, { a: 'passed', b: 'passed', c: 'failed', env: 'failed' }, {
-      changedLines: 1,
-    });
-    const twoSmall = judged(2, baseline, { a: 'passed', b: 'passed', c: 'passed', env: 'failed' }, {
-      changedLines: 3,
-    });
+    const two = judged(
+      0,
+      baseline,
+      { a: 'passed', b: 'passed', c: 'passed', env: 'failed' },
+      {
+        changedLines: 9,
+      },
+    );
+    const one = judged(
+      1,
+      baseline,
+      { a: 'passed', b: 'passed', c: 'failed', env: 'failed' },
+      {
+        changedLines: 1,
+      },
+    );
+    const twoSmall = judged(
+      2,
+      baseline,
+      { a: 'passed', b: 'passed', c: 'passed', env: 'failed' },
+      {
+        changedLines: 3,
+      },
+    );
     expect(names(rank([two, one, twoSmall]).ranked)).toEqual([2, 0, 1]);
   });
 

@@ -22,8 +22,7 @@ export interface JudgeOptions {
   readonly allowMissing?: boolean;
 }
 
-const plural = (n: number, one: string, many = `${one}s`): string =>
-  `${n} ${n === 1 ? one : many}`;
+const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
 
 /**
  * Why a run cannot be a pass, or null when it is one. Zero tests, an unreadable output and a

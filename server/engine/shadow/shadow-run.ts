@@ -181,9 +181,7 @@ export async function shadowRun(
   const demoted = (name: string): boolean => request.demote?.has(name) ?? false;
   const ranked = rank(outcomes, judging)
     .ranked.map((o) => ({ ...o, disqualified: request.demote?.get(o.name) ?? o.disqualified }))
-    .sort(
-    (a, b) => Number(demoted(a.name)) - Number(demoted(b.name)),
-  );
+    .sort((a, b) => Number(demoted(a.name)) - Number(demoted(b.name)));
   const top = ranked[0];
   const winner = top !== undefined && top.disqualified === null && !demoted(top.name) ? top : null;
   events.emit({

@@ -102,8 +102,12 @@ describe('against the baseline', () => {
     const { baseline, report } = await judge(
       { workspace: dir, command: ['python3', '-m', 'pytest', '-v', '-p', 'no:cacheprovider'] },
       [
-        hypothesis('wrong', { 'calc.py': 'def add(a, b):\n    return a * b\n\n\ndef mul(a, b):\n    return a * b\n' }),
-        hypothesis('right', { 'calc.py': 'def add(a, b):\n    return a + b\n\n\ndef mul(a, b):\n    return a * b\n' }),
+        hypothesis('wrong', {
+          'calc.py': 'def add(a, b):\n    return a * b\n\n\ndef mul(a, b):\n    return a * b\n',
+        }),
+        hypothesis('right', {
+          'calc.py': 'def add(a, b):\n    return a + b\n\n\ndef mul(a, b):\n    return a * b\n',
+        }),
       ],
     );
     expect(baseline.failed).toBe(3);
@@ -135,7 +139,8 @@ describe('against the baseline', () => {
   });
 
   it('CMake + ctest with a build step: the fix wins, a compile error is a build failure ranked last', async () => {
-    const calc = (body: string): string => `int add(int a, int b) { ${body} }\nint neg(int a) { return -a; }\n`;
+    const calc = (body: string): string =>
+      `int add(int a, int b) { ${body} }\nint neg(int a) { return -a; }\n`;
     const dir = await writeProject('sbx-cmake-', {
       'CMakeLists.txt': [
         'cmake_minimum_required(VERSION 3.13)',

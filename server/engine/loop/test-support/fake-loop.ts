@@ -305,10 +305,7 @@ export class FakeShadows implements ShadowPort {
         };
         const disqualified =
           request.demote?.get(h.name) ??
-          disqualification(
-            { ...outcome, index },
-            { allowMissing: request.allowMissing ?? false },
-          );
+          disqualification({ ...outcome, index }, { allowMissing: request.allowMissing ?? false });
         const overrides = h.edits.length === 0 ? this.baselineOverrides : {};
         return {
           ...outcome,

@@ -1,0 +1,91 @@
+/** Tests inside ordinary source files, per language, compared block by block before and after. */
+
+import { compareBlocks, keyedBlocks, type BlockSet, type Keyed } from './blocks';
+import { goBlocks } from './go';
+import { jsBlocks } from './javascript';
+import { pythonBlocks } from './python';
+import { rustBlocks } from './rust';
+import { extensionOf } from './test-paths';
+import { isBinary, multisetDiff } from './text';
+
+/** Examples that `cargo test` / `pytest --doctest-modules` run from doc comments and docstrings. */
+function docExamples(text: string, language: 'rust' | 'python'): string[] {
+  const examples: string[] = [];
+  let current: string[] | null = null;
+  let fence = false;
+  for (const raw of text.split('\n')) {
+    const line = raw.trim();
+    if (language === 'rust') {
+      const doc = /^\/\/[/!]\s?(.*)$/.exec(line);
+      const body = doc?.[1]?.trim();
+      if (body === undefined) {
+        fence = false;
+        continue;
+      }
+      if (body.startsWith('```')) {
+        if (fence && current !== null) examples.push(current.join('\n'));
+        fence = !fence;
+        current = fence ? [] : null;
+      } else if (fence) current?.push(body);
+    } else if (line.startsWith('>>>')) {
+      current ??= [];
+      current.push(line);
+    } else if (current !== null) {
+      if (line === '' || line === '"""' || line === "'''") {
+        examples.push(current.join('\n'));
+        current = null;
+      } else current.push(line);
+    }
+  }
+  if (language === 'python' && current !== null) examples.push(current.join('\n'));
+  return examples;
+}
+
+export type SourceLanguage = 'rust' | 'python' | 'js' | 'go';
+
+export const sourceLanguages: Readonly<Record<string, SourceLanguage>> = {
+  rs: 'rust',
+  py: 'python',
+  js: 'js',
+  jsx: 'js',
+  ts: 'js',
+  tsx: 'js',
+  mjs: 'js',
+  cjs: 'js',
+  mts: 'js',
+  cts: 'js',
+  go: 'go',
+};
+
+const blocksOf: Readonly<Record<SourceLanguage, (text: string) => BlockSet>> = {
+  rust: rustBlocks,
+  python: pythonBlocks,
+  js: jsBlocks,
+  go: goBlocks,
+};
+
+export const MAX_EDITS_PER_FILE = 20;
+
+export function inSourceWhats(path: string, before: string | null, after: string | null): string[] {
+  const language = sourceLanguages[extensionOf(path)];
+  if (language === undefined) return [];
+  if ((before !== null && isBinary(before)) || (after !== null && isBinary(after))) return [];
+  const find = blocksOf[language];
+  const keyed = (text: string | null): Map<string, Keyed> =>
+    text === null ? new Map<string, Keyed>() : keyedBlocks(text, find(text));
+  const whats = compareBlocks(path, keyed(before), keyed(after));
+  if (language === 'rust' || language === 'python') {
+    const examples = multisetDiff(
+      before === null ? [] : docExamples(before, language),
+      after === null ? [] : docExamples(after, language),
+    );
+    if (examples.added.length + examples.removed.length > 0) {
+      whats.push(`${language === 'rust' ? 'doc tests' : 'doctests'} changed in ${path}`);
+    }
+  }
+  if (whats.length <= MAX_EDITS_PER_FILE) return whats;
+  return [
+    ...whats.slice(0, MAX_EDITS_PER_FILE),
+    `${whats.length - MAX_EDITS_PER_FILE} more test edits in ${path}`,
+  ];
+}

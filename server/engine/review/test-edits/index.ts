@@ -1,0 +1,28 @@
+/**
+ * Which changes of a hypothesis edit tests. A hypothesis that edits tests could pass by weakening
+ * them, and test-named files are not the only place tests live: a Rust `#[cfg(test)]` module in
+ * `src/lib.rs`, a `describe` block in `src/util.ts`, a `pytest.ini` with `--deselect` or a
+ * `//go:build ignore` line change what the test run checks just as much.
+ *
+ * Three kinds, checked per changed file in this order (a file gets the first kind that applies):
+ * - `test-config`: the file configures how tests are collected or run (see `configWhats`; some
+ *   files count only where their test sections changed).
+ * - `test-file`: the path is a test file by convention (`isTestPath`).
+ * - `test-in-source`: a test inside an ordinary source file was added, changed or removed: Rust
+ *   `#[cfg(test)]` items and `#[test]` functions, Rust doc-comment examples, Python `def test*` /
+ *   `class Test*` and doctests, JS/TS `describe`/`it`/`test` calls and `import.meta.vitest`
+ *   blocks, Go `func TestXxx`. Blocks are found by bracket matching over a lexer that skips
+ *   strings and comments (approximately: JS regular expressions and JSX text by heuristics),
+ *   Python's by indentation; each block is compared as text before and after.
+ *
+ * Not covered: task runners (`Makefile`, `justfile`, CI workflows), Bazel, code that patches test
+ * machinery from an ordinary module, and tests in languages other than these four.
+ *
+ * Pure and linear in the size of the files (every bracket is matched once, in one pass).
+ */
+
+export { testEditsOf } from './test-edits-of';
+export { testEditsOfHunks } from './diff-only';
+export type { HunkFile } from './hunk-lines';
+export { isTestPath } from './test-paths';
+export type { FileChange, TestEdit, TestEditKind } from './types';
