@@ -16,6 +16,8 @@ describe('loadEnv', () => {
       maxPendingHypotheses: 64,
       runLimits: { maxMemoryMb: 4096, maxPids: 1024, maxDiskMb: 4096 },
       sandboxReadOnlyPaths: [],
+      egressAllow: undefined,
+      setupTimeoutMs: 900_000,
     });
   });
 

@@ -62,7 +62,10 @@ describe('npx shadowbox shadow-run', () => {
     expect(report.hypotheses.map((h) => h.name)).toEqual(['plus', 'baseline', 'mul']);
     expect(Object.keys(report.hypotheses[0]!).sort()).toEqual(
       [
+        'buildFailed',
+        'cases',
         'changedLines',
+        'disqualified',
         'durationMs',
         'error',
         'exitCode',
@@ -74,6 +77,7 @@ describe('npx shadowbox shadow-run', () => {
         'rank',
         'signal',
         'skipped',
+        'tests',
         'timedOut',
       ].sort(),
     );

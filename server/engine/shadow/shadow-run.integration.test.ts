@@ -80,10 +80,10 @@ describe.each(['overlay', 'inplace'] as const)('shadowRun in %s mode', (mode) =>
     expect(report.winner).toBe('fix');
     // cargo stops at the first failing test binary: `wrong` fails its unit test and never reaches
     // the integration test, so it has fewer passing tests than the baseline.
-    // A run cut short by the timeout ranks with the unparsed compile error, whatever partial
-    // summary it printed; between those two the smaller diff decides.
+    // A run cut short by the timeout ranks below complete runs, whatever partial summary it
+    // printed; the compile error ranks below every run that ran tests.
     expect(order(report).slice(0, 4)).toEqual(['fix', 'delete-test', 'baseline', 'wrong']);
-    expect(order(report).slice(4).sort()).toEqual(['broken', 'slow']);
+    expect(order(report).slice(4)).toEqual(['slow', 'broken']);
     expect(byName(report, 'slow')).toMatchObject({ timedOut: true, exitCode: null });
     expect(byName(report, 'fix')).toMatchObject({
       exitCode: 0,
@@ -100,7 +100,12 @@ describe.each(['overlay', 'inplace'] as const)('shadowRun in %s mode', (mode) =>
       failed: 1,
       changedLines: 0,
     });
-    expect(byName(report, 'broken').parsed).toBe(false);
+    // A compile error is read as a build failure (no test ran), never as a failed test.
+    expect(byName(report, 'broken')).toMatchObject({
+      parsed: true,
+      buildFailed: true,
+      disqualified: 'the build failed',
+    });
     expect(byName(report, 'broken').outputTail).toContain('error[E0277]');
     expect(report.winnerDiff).toContain('-    a - b\n+    a + b\n');
     expect(await snapshotTree(crate, view)).toEqual(before);
