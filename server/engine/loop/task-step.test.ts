@@ -479,4 +479,30 @@ describe('stepTask: setup, baselines that tell nothing, partial fixes', () => {
     expect(shadows.requests[2]?.reference?.cases.find((c) => c.id === 't3')?.status).toBe('passed');
     expect(store.task.recentlyBroken).toEqual([]);
   });
+
+  it('demotes a hypothesis that deletes an assert inside a #[cfg(test)] module of src/lib.rs', async () => {
+    const lib = (assertion: string): string =>
+      `pub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn adds() {\n${assertion}    }\n}\n`;
+    const store = new MemoryLoopStore({ maxIterations: 1 });
+    const shadows = new FakeShadows();
+    const workspace = new FakeWorkspace();
+    const cheat = {
+      name: 'right-by-deleting-the-assert',
+      edits: [{ path: 'src/lib.rs', content: lib('') }],
+      delete: [],
+    };
+    const deps = loopDeps({
+      store,
+      shadows,
+      fixer: createScriptedFixer([[cheat]]),
+      workspaces: fakeWorkspaces(workspace, 'ok', {
+        'src/lib.rs': lib('        assert_eq!(super::add(2, 3), 5);\n'),
+      }),
+    });
+    await drive(deps);
+    expect(shadows.requests.at(-1)?.demote?.get(cheat.name)).toMatch(
+      /^it edits tests, which this task does not allow \(.*src\/lib\.rs/,
+    );
+    expect(store.state.status).toBe('failed');
+  });
 });

@@ -230,6 +230,8 @@ export class FakeWorkspace implements LoopWorkspace {
 export function fakeWorkspaces(
   workspace: FakeWorkspace,
   prepare: 'ok' | { code: string; message: string } = 'ok',
+  /** The checkpoint's files by path; others read as `# <path>`. */
+  files: Readonly<Record<string, string>> = {},
 ): WorkspacePort {
   return {
     prepare: () =>
@@ -241,7 +243,7 @@ export function fakeWorkspaces(
     open: () => Promise.resolve(workspace),
     repository: () => ({
       listFiles: () => Promise.resolve(['calc.py', 'test_calc.py']),
-      readFile: (path) => Promise.resolve(`# ${path}\n`),
+      readFile: (path) => Promise.resolve(files[path] ?? `# ${path}\n`),
     }),
   };
 }
