@@ -7,7 +7,9 @@ import type { ShadowRunRequest } from '../shadow/shadow-request';
 import type { ShadowMode } from '../shadow/executor';
 import type { DiffFlags } from '../review/diff-flags';
 import type { CandidateHypothesis, FixerSpend, RejectedHypothesis, RepositoryView } from './fixer';
-import type { EgressRecord, RunSummary, TaskEvent } from './task-events';
+import type { EgressRecord, RunSummary, SetupRunResult, TaskEvent } from './task-events';
+
+export type { SetupRunResult };
 import type { TaskStatus } from './task-status';
 
 /** Where a task's code comes from, as the loop needs it to prepare the workspace. */
@@ -116,18 +118,6 @@ export interface SetupPlan {
   /** Workspace-relative paths setup and builds write; never part of a change. */
   readonly outputs: readonly string[];
   readonly env: Readonly<Record<string, string>>;
-}
-
-export interface SetupRunResult {
-  readonly ok: boolean;
-  readonly cached: boolean;
-  readonly durationMs: number;
-  readonly egress: readonly EgressRecord[];
-  readonly failedCommand: readonly string[] | null;
-  readonly exitCode: number | null;
-  readonly timedOut: boolean;
-  readonly outputTail: string;
-  readonly error: string | null;
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { EgressRecord } from '../egress/egress-log';
 import type { IntakeEvent } from '../intake/intake-events';
 import type { HypothesisOutcome } from '../shadow/shadow-report';
 import type { DiffFlags } from '../review/diff-flags';
@@ -9,15 +10,19 @@ export interface RunSummary extends Omit<HypothesisOutcome, 'name' | 'changedLin
   readonly green: boolean;
 }
 
-/** One host:port a setup asked the egress proxy for. */
-export interface EgressRecord {
-  readonly host: string;
-  readonly port: number;
-  readonly allowed: boolean;
-  /** Why it was refused ("not on the allowlist", "resolves to a private address"). */
-  readonly reason?: string;
-  /** How many times it was asked for. */
-  readonly count: number;
+/** What a setup did, as its result and its `setup.finished` event say. */
+export interface SetupRunResult {
+  readonly ok: boolean;
+  /** Restored from an earlier task's identical setup instead of installed again. */
+  readonly cached: boolean;
+  readonly durationMs: number;
+  /** Every host the setup asked to reach, allowed or refused. */
+  readonly egress: readonly EgressRecord[];
+  readonly failedCommand: readonly string[] | null;
+  readonly exitCode: number | null;
+  readonly timedOut: boolean;
+  readonly outputTail: string;
+  readonly error: string | null;
 }
 
 export interface RankedHypothesis extends HypothesisOutcome {
@@ -57,20 +62,7 @@ export type TaskEvent =
       /** Why each detected command: "package-lock.json → npm ci". */
       readonly reasons: readonly string[];
     }
-  | {
-      readonly type: 'setup.finished';
-      readonly ok: boolean;
-      /** Restored from an earlier task's identical setup instead of installed again. */
-      readonly cached: boolean;
-      readonly durationMs: number;
-      /** Every host the setup asked to reach, allowed or refused. */
-      readonly egress: readonly EgressRecord[];
-      readonly failedCommand: readonly string[] | null;
-      readonly exitCode: number | null;
-      readonly timedOut: boolean;
-      readonly outputTail: string;
-      readonly error: string | null;
-    }
+  | ({ readonly type: 'setup.finished' } & SetupRunResult)
   | { readonly type: 'baseline.started'; readonly command: readonly string[] }
   | {
       /** Output lines of a running command, batched (one event per flush, not per line). */
@@ -178,3 +170,5 @@ export type TaskEvent =
     };
 
 export type TaskEventType = TaskEvent['type'];
+
+export type { EgressRecord };

@@ -14,6 +14,7 @@ import type {
   ReviewerPort,
   SetupPort,
   SetupRecord,
+  SetupRunResult,
   ShadowPort,
   TaskLoopStore,
   WorkspacePort,
@@ -260,21 +261,7 @@ class TaskStep {
       egress: result.egress,
       env: plan.env,
     };
-    await this.emit(
-      {
-        type: 'setup.finished',
-        ok: result.ok,
-        cached: result.cached,
-        durationMs: result.durationMs,
-        egress: result.egress,
-        failedCommand: result.failedCommand,
-        exitCode: result.exitCode,
-        timedOut: result.timedOut,
-        outputTail: result.outputTail,
-        error: result.error,
-      },
-      { setup: record },
-    );
+    await this.emit({ type: 'setup.finished', ...result }, { setup: record });
     if (!result.ok) {
       await workspace.rollbackTo(baselineCommit, { keepIgnored: false });
       return this.end(task, { type: 'task.failed', reason: setupFailureReason(result) });
@@ -695,17 +682,7 @@ class TaskStep {
 }
 
 /** One line a person can act on: which command failed how, and what the proxy refused. */
-function setupFailureReason(result: {
-  readonly failedCommand: readonly string[] | null;
-  readonly exitCode: number | null;
-  readonly timedOut: boolean;
-  readonly error: string | null;
-  readonly egress: readonly {
-    readonly host: string;
-    readonly port: number;
-    readonly allowed: boolean;
-  }[];
-}): string {
+function setupFailureReason(result: SetupRunResult): string {
   const command = result.failedCommand === null ? '' : ` '${result.failedCommand.join(' ')}'`;
   const what =
     result.error ??

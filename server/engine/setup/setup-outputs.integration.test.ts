@@ -51,7 +51,11 @@ describe('setup outputs stay out of every change', () => {
     source = { id: 'outputs', gitDir: sourceGitDir(layout, 'outputs') };
     await mkdir(layout.sourcesDir, { recursive: true });
     await initBare(source.gitDir);
-    baseline = await importDirectory(source.gitDir, project);
+    baseline = await importDirectory(
+      source.gitDir,
+      project,
+      await mkdtemp(join(tmpdir(), 'sbx-import-')),
+    );
     await excludeOutputs(
       source.gitDir,
       excludePatternsFor({ outputs: ['node_modules', '.venv', '.shadowbox/go', 'build'] }),

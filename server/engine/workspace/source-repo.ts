@@ -1,4 +1,13 @@
-import { mkdir, mkdtemp, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import {
+  lstat,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readlink,
+  rename,
+  rm,
+  writeFile,
+} from 'node:fs/promises';
 import { join } from 'node:path';
 import { AppError } from '../../errors/app-error';
 import { git, gitText } from './git';
@@ -62,61 +71,77 @@ export const importIdentity = {
   GIT_COMMITTER_DATE: '2000-01-01T00:00:00+0000',
 };
 
-async function listFiles(root: string): Promise<{ path: string; executable: boolean }[]> {
-  const entries = await readdir(root, { withFileTypes: true, recursive: true });
-  const files: { path: string; executable: boolean }[] = [];
-  for (const entry of entries) {
-    if (entry.isDirectory()) continue;
-    const absolute = join(entry.parentPath, entry.name);
-    if (!entry.isFile())
-      throw new AppError('INTERNAL', `not a regular file after intake: ${absolute}`);
-    files.push({
-      path: absolute.slice(root.length + 1),
-      executable: ((await stat(absolute)).mode & 0o111) !== 0,
-    });
-  }
-  return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+interface ImportEntry {
+  readonly path: string;
+  readonly mode: '100644' | '100755' | '120000';
+  /** What git hashes: the file itself, or for a link a scratch file holding its target. */
+  readonly content: string;
 }
 
 /**
- * Records an extracted archive as the single "import" commit on `main`. Blobs are hashed with
- * `--no-filters` and entered with `update-index`, so no attribute or ignore rule of the archive
- * changes a byte or drops a file, and the fixed identity and date make the commit id a function
- * of the content alone.
+ * The regular files and links of an extracted archive, sorted by path. git stores a link as a blob
+ * of its target; hashing the link's own path would follow it, so its target (read with readlink,
+ * never followed) is copied into a server-owned scratch file that is hashed instead.
  */
-export async function importDirectory(gitDir: string, dir: string): Promise<string> {
-  const files = await listFiles(dir);
-  const index = { GIT_INDEX_FILE: join(gitDir, 'import.index') };
-  try {
-    if (files.length > 0) {
-      const hashes = (
-        await gitText({
-          gitDir,
-          args: ['hash-object', '-w', '--no-filters', '--stdin-paths'],
-          input: files.map((file) => join(dir, file.path)).join('\n') + '\n',
-        })
-      ).split('\n');
-      const info = files.map(
-        (file, i) => `${file.executable ? '100755' : '100644'} ${hashes[i] ?? ''}\t${file.path}\0`,
-      );
-      await git({
-        gitDir,
-        env: index,
-        args: ['update-index', '-z', '--add', '--index-info'],
-        input: info.join(''),
-      });
+async function importEntries(dir: string, linkTargets: string): Promise<ImportEntry[]> {
+  const found: ImportEntry[] = [];
+  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isDirectory()) continue;
+    const absolute = join(entry.parentPath, entry.name);
+    const path = absolute.slice(dir.length + 1);
+    if (entry.isSymbolicLink()) {
+      const content = join(linkTargets, String(found.length));
+      await writeFile(content, await readlink(absolute, { encoding: 'buffer' }), { flag: 'wx' });
+      found.push({ path, mode: '120000', content });
+    } else if (entry.isFile()) {
+      const executable = ((await lstat(absolute)).mode & 0o111) !== 0;
+      found.push({ path, mode: executable ? '100755' : '100644', content: absolute });
+    } else {
+      throw new AppError('INTERNAL', `not a regular file or link after intake: ${absolute}`);
     }
-    const tree = await gitText({ gitDir, env: index, args: ['write-tree'] });
-    const commit = await gitText({
-      gitDir,
-      env: importIdentity,
-      args: ['commit-tree', tree],
-      input: 'Import archive\n',
-    });
-    await git({ gitDir, args: ['update-ref', 'refs/heads/main', commit] });
-    await git({ gitDir, args: ['symbolic-ref', 'HEAD', 'refs/heads/main'] });
-    return commit;
-  } finally {
-    await rm(index.GIT_INDEX_FILE, { force: true });
   }
+  return found.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/**
+ * Records an extracted archive as the single "import" commit on `main`, links as links (120000).
+ * Blobs are hashed with `--no-filters` and entered with `update-index`, so no attribute or ignore
+ * rule of the archive changes a byte or drops a file, and the fixed identity and date make the
+ * commit id a function of the content alone.
+ */
+export async function importDirectory(
+  gitDir: string,
+  dir: string,
+  scratch: string,
+): Promise<string> {
+  const linkTargets = join(scratch, 'link-targets');
+  await mkdir(linkTargets);
+  const entries = await importEntries(dir, linkTargets);
+  const index = { GIT_INDEX_FILE: join(scratch, 'import.index') };
+  if (entries.length > 0) {
+    const hashes = (
+      await gitText({
+        gitDir,
+        args: ['hash-object', '-w', '--no-filters', '--stdin-paths'],
+        input: entries.map((entry) => entry.content).join('\n') + '\n',
+      })
+    ).split('\n');
+    const info = entries.map((entry, i) => `${entry.mode} ${hashes[i] ?? ''}\t${entry.path}\0`);
+    await git({
+      gitDir,
+      env: index,
+      args: ['update-index', '-z', '--add', '--index-info'],
+      input: info.join(''),
+    });
+  }
+  const tree = await gitText({ gitDir, env: index, args: ['write-tree'] });
+  const commit = await gitText({
+    gitDir,
+    env: importIdentity,
+    args: ['commit-tree', tree],
+    input: 'Import archive\n',
+  });
+  await git({ gitDir, args: ['update-ref', 'refs/heads/main', commit] });
+  await git({ gitDir, args: ['symbolic-ref', 'HEAD', 'refs/heads/main'] });
+  return commit;
 }
