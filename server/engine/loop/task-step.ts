@@ -80,6 +80,9 @@ const withoutCases = <T extends { readonly cases: readonly unknown[] }>(run: T):
 
 const evidenceOf = (run: RunSummary): TestEvidence => run;
 
+type Failures = ReturnType<typeof remainingFailures>;
+const noFailures: Failures = { ids: [], count: 0 };
+
 const emptyReport = (mode: ShadowRunReport['mode']): ShadowRunReport => ({
   mode,
   winner: null,
@@ -412,7 +415,7 @@ class TaskStep {
       rejected,
     });
     if (!(await this.runGates(task, workspace, checkpointSha))) return this.aborted(task);
-    if (green) return this.review({ ...task, checkpointSha }, workspace, []);
+    if (green) return this.review({ ...task, checkpointSha }, workspace, noFailures);
     if (iteration.index < task.maxIterations) {
       await this.deps.store.beginIteration(this.taskId, iteration.index + 1);
       return again;
@@ -421,7 +424,7 @@ class TaskStep {
     return this.noMoreHypotheses(
       progressed,
       `no hypothesis made the tests pass in ${task.maxIterations} iteration(s)`,
-      left?.ids,
+      left ?? undefined,
     );
   }
 
@@ -466,15 +469,15 @@ class TaskStep {
   private async noMoreHypotheses(
     task: LoopTask,
     reason: string,
-    stillFailing?: readonly string[],
+    stillFailing?: Failures,
   ): Promise<StepOutcome> {
     if (task.checkpointSha !== null && task.checkpointSha !== task.baselineCommit) {
       const workspace = await this.deps.workspaces.open(task);
       const left =
         stillFailing ??
         (task.referenceRun === null
-          ? []
-          : remainingFailures(task.referenceRun, task.knownFailures).ids);
+          ? noFailures
+          : remainingFailures(task.referenceRun, task.knownFailures));
       return this.review(task, workspace, left);
     }
     return this.end(task, { type: 'task.failed', reason });
@@ -483,20 +486,24 @@ class TaskStep {
   private async review(
     task: LoopTask,
     workspace: LoopWorkspace,
-    stillFailing: readonly string[],
+    left: Failures,
   ): Promise<StepOutcome> {
+    const stillFailing = left.ids;
     const baseline = this.required(task.baselineCommit, 'baseline commit');
     const head = this.required(task.checkpointSha, 'checkpoint');
     const diff = await workspace.diffBetween(baseline, head);
-    const partial = stillFailing.length > 0;
+    // By count where the runner names no tests: a failure left is a failure left.
+    const partial = left.count > 0;
     const artifact = this.deps.buildReview({
       diff,
       subject: `${partial ? 'Fix some of' : 'Fix'} the failing tests (Shadowbox task ${this.taskId})`,
       body:
         `Found by Shadowbox in ${task.iterationCount} iteration(s); tested with: ${task.testCommand.join(' ')}` +
-        (partial
-          ? `\n\nStill failing, as at the baseline:\n${stillFailing.map((id) => `  ${id}`).join('\n')}`
-          : ''),
+        (!partial
+          ? ''
+          : stillFailing.length === 0
+            ? `\n\n${left.count} test(s) still failing, as at the baseline.`
+            : `\n\nStill failing, as at the baseline:\n${stillFailing.map((id) => `  ${id}`).join('\n')}`),
       date: this.deps.clock.now(),
       commit: head,
     });

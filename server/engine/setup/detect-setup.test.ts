@@ -104,7 +104,7 @@ describe('detectSetup: node', () => {
       tree({ 'packages/a/package.json': '{}', 'packages/a/package-lock.json': '{}' }),
     );
     expect(plan.commands).toEqual([]);
-    expect(plan.reasons).toEqual([]);
+    expect(plan.reasons).toEqual([expect.stringMatching(/→ no setup$/)]);
   });
 });
 
@@ -329,7 +329,7 @@ describe('detectSetup: combinations and the empty tree', () => {
       manifests: [],
       env: {},
       workspaceEnv: {},
-      reasons: [],
+      reasons: [expect.stringMatching(/^no lockfile or manifest at the root .* → no setup$/)],
     });
   });
 

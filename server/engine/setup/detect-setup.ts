@@ -87,9 +87,17 @@ export async function detectSetup(tree: SetupTree): Promise<SetupPlan> {
     manifests: unique(parts.flatMap((p) => p.manifests ?? [])),
     env: Object.fromEntries(parts.flatMap((p) => Object.entries(p.env ?? {}))),
     workspaceEnv: Object.fromEntries(parts.flatMap((p) => Object.entries(p.workspaceEnv ?? {}))),
-    reasons: parts.flatMap((p) => p.reasons),
+    reasons: reasonsOf(parts.flatMap((p) => p.reasons)),
   };
 }
+
+/** Every plan says why, even when nothing at the root asks for a setup. */
+const reasonsOf = (reasons: readonly string[]): readonly string[] =>
+  reasons.length > 0
+    ? reasons
+    : [
+        'no lockfile or manifest at the root (package-lock.json, pyproject.toml, requirements*.txt, Cargo.lock, go.sum, CMakeLists.txt) → no setup',
+      ];
 
 const show = (argv: readonly string[]): string => argv.join(' ');
 

@@ -162,20 +162,30 @@ describe('rank against the baseline', () => {
     expect(disqualification(adds)).toBeNull();
   });
 
-  it('judges by totals when the runner names no tests: fewer failures with as many tests', () => {
+  it('judges by totals when the runner names no tests: a pass with as many tests wins', () => {
     const counted = { ...baseline, cases: [] };
-    const better = result(0, {
-      passed: 2,
-      failed: 2,
-      exitCode: 1,
-      tests: compareTests(counted, { ...counted, passed: 2, failed: 2 }),
+    const allPass = result(0, {
+      passed: 4,
+      failed: 0,
+      tests: compareTests(counted, { ...counted, passed: 4, failed: 0 }),
     });
     const fewer = result(1, {
       passed: 1,
       failed: 0,
       tests: compareTests(counted, { ...counted, passed: 1, failed: 0 }),
     });
-    expect(disqualification(better)).toBeNull();
+    expect(disqualification(allPass)).toBeNull();
     expect(disqualification(fewer)).toBe('3 tests that ran before did not run');
+  });
+
+  it('by totals, a run that leaves failures cannot win: a fix of two that breaks one looks like a fix of one', () => {
+    const counted = { ...baseline, cases: [] };
+    const trade = result(0, {
+      passed: 2,
+      failed: 2,
+      exitCode: 1,
+      tests: compareTests(counted, { ...counted, passed: 2, failed: 2 }),
+    });
+    expect(disqualification(trade)).toMatch(/^failures remain and the runner names no tests/);
   });
 });

@@ -54,6 +54,11 @@ export function disqualification(r: Rankable, options: JudgeOptions = {}): strin
   if (r.failed === 0 && r.exitCode !== 0) {
     return `no test failed, but the command exited with ${String(r.exitCode)}`;
   }
+  // By totals alone a fix of two that breaks one looks like a fix of one: with failures left, only
+  // test names can show that nothing that passed now fails.
+  if (!delta.byId && r.failed > 0) {
+    return 'failures remain and the runner names no tests, so nobody can tell whether it broke one (make it name them: pytest -v, --junitxml, a verbose reporter)';
+  }
   const referenceFailures = counts.fixed + counts.stillFailing;
   if (referenceFailures > 0 && counts.fixed === 0) return 'it fixed no failing test';
   if (referenceFailures === 0 && counts.added === 0) {

@@ -35,13 +35,41 @@ const defaultTimeoutMs = 10 * 60 * 1000;
  * JUnit reports the command wrote are more exact than its console; else parse the output. A
  * failed build step means no test ran, whatever the output says.
  */
-function countTests(runner: RunnerName | 'auto', execution: Execution, built: boolean): TestCounts {
-  const { output, exitCode } = execution.process;
-  if (built && buildStepFailed(exitCode, output.text)) {
+function countTests(
+  runner: RunnerName | 'auto',
+  execution: Execution,
+  built: boolean,
+  output: string,
+): TestCounts {
+  if (built && buildStepFailed(execution.process.exitCode, output)) {
     return { passed: 0, failed: 0, skipped: 0, parsed: true, tests: [], buildFailed: true };
   }
   const fromReports = sumTestCounts(...execution.reports.map(parseJUnitXml));
-  return fromReports.parsed ? fromReports : parseTestOutput(runner, output.text);
+  return fromReports.parsed ? fromReports : parseTestOutput(runner, output);
+}
+
+/** The most output kept whole for the parsers; beyond it they read the bounded tail. */
+const maxParsedBytes = 32 * 1024 * 1024;
+
+/**
+ * A run's whole output, for the parsers: the tail a run keeps (64 KB) drops the test names of any
+ * large suite, and with them the test-by-test verdict. Past `maxParsedBytes` it gives up (null).
+ */
+class ParsedOutput {
+  private lines: string[] | null = [];
+  private bytes = 0;
+
+  push(line: string): void {
+    if (this.lines === null) return;
+    this.bytes += line.length + 1;
+    if (this.bytes > maxParsedBytes) this.lines = null;
+    else this.lines.push(line);
+  }
+
+  /** null past the cap, or when the executor streamed no lines (its tail is then all there is). */
+  text(): string | null {
+    return this.lines === null || this.lines.length === 0 ? null : this.lines.join('\n');
+  }
 }
 
 /** The outcome of a hypothesis that never produced a run: it failed, for `error`. */
@@ -102,7 +130,10 @@ export async function shadowRun(
     buildCommand === undefined ? request.command : withBuildStep(buildCommand, request.command);
   const judging = { allowMissing: request.allowMissing ?? false };
   const limit = pLimit(parallel);
-  const execute = async (hypothesis: PreparedHypothesis): Promise<Execution | string> => {
+  const execute = async (
+    hypothesis: PreparedHypothesis,
+    output: ParsedOutput,
+  ): Promise<Execution | string> => {
     try {
       return await executor.execute({
         workspace: request.workspace,
@@ -115,7 +146,10 @@ export async function shadowRun(
         limits,
         tailBytes: request.tailBytes ?? 64 * 1024,
         reportPaths,
-        onLine: (line) => events.emit({ type: 'hypothesis.output', name: hypothesis.name, line }),
+        onLine: (line) => {
+          output.push(line);
+          events.emit({ type: 'hypothesis.output', name: hypothesis.name, line });
+        },
         ...(request.signal === undefined ? {} : { signal: request.signal }),
       });
     } catch (error) {
@@ -127,11 +161,17 @@ export async function shadowRun(
   };
   const runOne = async (hypothesis: PreparedHypothesis): Promise<HypothesisOutcome> => {
     events.emit({ type: 'hypothesis.started', name: hypothesis.name });
-    const execution = await execute(hypothesis);
+    const output = new ParsedOutput();
+    const execution = await execute(hypothesis, output);
     if (typeof execution === 'string') {
       return failedOutcome(hypothesis.name, hypothesis.changedLines, execution);
     }
-    const counts = countTests(runner, execution, buildCommand !== undefined);
+    const counts = countTests(
+      runner,
+      execution,
+      buildCommand !== undefined,
+      output.text() ?? execution.process.output.text,
+    );
     const { process: p } = execution;
     const evidence = { ...counts, cases: counts.tests };
     const outcome = {

@@ -182,4 +182,28 @@ describe('against the baseline', () => {
     });
     expect(byName(report, 'right').tests?.fixed).toEqual([expect.stringContaining('adds')]);
   });
+
+  it('names every test of a suite whose output is far larger than the kept tail', async () => {
+    const dir = await writeProject('sbx-large-', {
+      'test_many.py': [
+        'import pytest',
+        '',
+        '@pytest.mark.parametrize("n", range(3000))',
+        'def test_a_test_with_a_rather_long_name_to_fill_the_output(n):',
+        '    assert n != 1234',
+        '',
+      ].join('\n'),
+    });
+    const report = await runner.run({
+      workspace: dir,
+      command: ['python3', '-m', 'pytest', '-v'],
+      hypotheses: [hypothesis('baseline')],
+    });
+    const baseline = byName(report, 'baseline');
+    expect(baseline.outputTail.length).toBeLessThan(70 * 1024);
+    expect(baseline.cases).toHaveLength(3000);
+    expect(baseline.cases.filter((c) => c.status === 'failed').map((c) => c.id)).toEqual([
+      'test_many.py::test_a_test_with_a_rather_long_name_to_fill_the_output[1234]',
+    ]);
+  });
 });
