@@ -7,10 +7,8 @@ export function FixTestsSummary({ tests }: { readonly tests: FixTests }) {
   return (
     <section className="fix-tests" aria-labelledby="fix-tests-heading">
       <h3 id="fix-tests-heading">What the fix does to the tests</h3>
-      {counts.fixed === 0 ? <p>Fixed: none</p> : null}
-      <TestIds label="Fixed" ids={tests.fixed} count={counts.fixed} />
-      {counts.broken === 0 ? <p>Broke: none</p> : null}
-      <TestIds label="Broke" ids={tests.broken} count={counts.broken} />
+      <TestIds label="Fixed" ids={tests.fixed} count={counts.fixed} none />
+      <TestIds label="Broke" ids={tests.broken} count={counts.broken} none />
       <TestIds
         label="Missing (ran at the baseline, not now)"
         ids={tests.missing}

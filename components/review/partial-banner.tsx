@@ -10,8 +10,8 @@ export function PartialBanner({ stillFailing }: { readonly stillFailing: readonl
     <section className="partial-fix" aria-labelledby="partial-heading">
       <h3 id="partial-heading">
         {n === 0
-          ? 'Partial fix: some tests still fail, failing since the baseline'
-          : `Partial fix: ${plural(n, 'test')} still ${n === 1 ? 'fails' : 'fail'}, failing since the baseline`}
+          ? 'Partial fix: some tests that failed at the baseline still fail'
+          : `Partial fix: ${plural(n, 'test')} that failed at the baseline still ${n === 1 ? 'fails' : 'fail'}`}
       </h3>
       {n === 0 ? null : (
         <ul aria-label="Still failing">

@@ -78,8 +78,9 @@ export function ReviewPanel({
               </button>
             </p>
           ) : null}
-          <ReviewBar taskId={taskId} sha256={diff.data.sha256} status={status} onStale={reload} />
+          {/* Before the verdict buttons: approving a partial fix is a choice to make knowingly. */}
           {stillFailing === null ? null : <PartialBanner stillFailing={stillFailing} />}
+          <ReviewBar taskId={taskId} sha256={diff.data.sha256} status={status} onStale={reload} />
           <FlagsBanner flags={diff.data.flags} />
           {fixTests === null ? null : <FixTestsSummary tests={fixTests} />}
           <ModelComments comments={commentsOn(reviewComments, diff.data.sha256)} />

@@ -4,6 +4,15 @@ import { OutputTail } from './output-tail';
 import { TestChanges } from './test-changes';
 import type { HypothesisRow, IterationState } from './timeline-state';
 
+/** Statuses after which no hypothesis runs any more. */
+const ended: ReadonlySet<TaskView['status']> = new Set([
+  'approved',
+  'rejected',
+  'failed',
+  'cancelled',
+  'interrupted',
+]);
+
 const columns = [
   'Rank',
   'Name',
@@ -59,7 +68,11 @@ export function HypothesesTable({
             <tbody>
               <tr>
                 <td colSpan={columns.length}>
-                  {replaying ? 'Loading…' : 'No hypothesis has run yet.'}
+                  {replaying
+                    ? 'Loading…'
+                    : ended.has(task.status)
+                      ? 'No hypothesis ran.'
+                      : 'No hypothesis has run yet.'}
                 </td>
               </tr>
             </tbody>
@@ -104,7 +117,7 @@ function Row({
       <td>{row.rank ?? '—'}</td>
       <th scope="row">
         {row.name}
-        {winner ? <span className="badge"> winner</span> : null}
+        {winner ? <span className="badge">winner</span> : null}
       </th>
       <td>{row.origin}</td>
       <td>
@@ -122,7 +135,11 @@ function Row({
       <td>{mode}</td>
       <td>
         <OutputTail
-          label={`Output of ${row.name}`}
+          label={
+            <>
+              Output<span className="visually-hidden"> of {row.name}</span>
+            </>
+          }
           text={result?.outputTail ?? row.liveOutput.join('\n')}
         />
         {result?.error == null ? null : <p className="task-error">{result.error}</p>}
@@ -144,6 +161,9 @@ function verdictOf(row: HypothesisRow): { readonly word: string; readonly tone: 
     result.tests === null
       ? result.exitCode === 0 && result.failed === 0
       : result.disqualified === null;
-  const word = `${passed ? 'passed' : 'failed'}${result.parsed ? '' : ' (unparsed)'}`;
+  // A run that failed no test but cannot win (it edited or lost tests) did not fail: it is out.
+  const failedWord =
+    result.failed === 0 && result.disqualified !== null ? 'disqualified' : 'failed';
+  const word = `${passed ? 'passed' : failedWord}${result.parsed ? '' : ' (unparsed)'}`;
   return { word, tone: passed ? 'passed' : 'failed' };
 }

@@ -84,6 +84,24 @@ describe('SetupStep', () => {
     expect(shown).toContain('E404');
     expect(shown).not.toContain('installed in');
   });
+
+  it("names the failed command once when the server's message already does", () => {
+    const shown = setupText(
+      finished({
+        ok: false,
+        failedCommand: ['npm', 'ci'],
+        exitCode: 1,
+        error: 'setup command `npm ci` exited with code 1',
+      }),
+    );
+    expect(shown).toContain('Setup command npm ci exited with code 1, after 5.3 s');
+    expect(shown.match(/npm ci/g)).toHaveLength(2); // the reason, and the failure
+  });
+
+  it('shows only that there is nothing to install when no command ran', () => {
+    const shown = setupText({ ...finished({ durationMs: 14 }), commands: [], reasons: [] });
+    expect(shown).toBe('Setup none No setup commands: nothing to install.');
+  });
 });
 
 describe('PartialBanner', () => {
@@ -92,7 +110,7 @@ describe('PartialBanner', () => {
       createElement(PartialBanner, { stillFailing: ['t::a', 't::b'] }),
     );
     expect(text(html)).toBe(
-      'Partial fix: 2 tests still fail, failing since the baseline t::a t::b',
+      'Partial fix: 2 tests that failed at the baseline still fail t::a t::b',
     );
   });
 });

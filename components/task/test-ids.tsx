@@ -1,38 +1,53 @@
 /** Up to this many ids are shown in line; more are folded away under their count. */
 const shownInline = 3;
 
+/** What a list of counted tests says once: the runner printed how many, not which. */
+export const countedNote = '(counted; the runner names no tests)';
+
 /**
- * Test ids under a label ("Fixed: a, b"), folded when there are many. Runners that print counts
- * only name no tests: then the count is all there is to show.
+ * Test ids under a label ("Fixed: a, b"), folded when there are many. Each id carries its full
+ * text as a title: where the room is narrow (the hypotheses table) a long one is cut short.
+ * Runners that print counts only name no tests: then the count is all there is to show (with
+ * the note saying so, unless the caller says it once for several lists).
  */
 export function TestIds({
   label,
   ids,
   count = ids.length,
+  none = false,
+  note = true,
 }: {
   readonly label: string;
   readonly ids: readonly string[];
   readonly count?: number;
+  /** Say "none" rather than nothing when there are no such tests. */
+  readonly none?: boolean;
+  /** Whether a count without ids says it is only a count. */
+  readonly note?: boolean;
 }) {
-  if (count === 0) return null;
+  if (count === 0) return none ? <p className="test-ids">{label}: none</p> : null;
   if (ids.length === 0) {
     return (
       <p className="test-ids">
-        {label}: {count} <span className="muted">(counted; the runner names no tests)</span>
+        {label}: {count}
+        {note ? <span className="muted"> {countedNote}</span> : null}
       </p>
     );
   }
+  const list = (inline: boolean) => (
+    <ul className={inline ? 'test-id-list inline' : 'test-id-list'}>
+      {ids.map((id) => (
+        <li key={id}>
+          <code title={id}>{id}</code>
+        </li>
+      ))}
+    </ul>
+  );
   if (ids.length <= shownInline) {
     return (
-      <p className="test-ids">
-        {label}:{' '}
-        {ids.map((id, i) => (
-          <span key={id}>
-            {i === 0 ? null : ', '}
-            <code>{id}</code>
-          </span>
-        ))}
-      </p>
+      <div className="test-ids">
+        <span className="test-ids-label">{label}:</span> {list(true)}
+      </div>
     );
   }
   return (
@@ -40,13 +55,7 @@ export function TestIds({
       <summary>
         {label}: {count}
       </summary>
-      <ul>
-        {ids.map((id) => (
-          <li key={id}>
-            <code>{id}</code>
-          </li>
-        ))}
-      </ul>
+      {list(false)}
     </details>
   );
 }

@@ -8,6 +8,13 @@ import { formatSpend } from './spend';
 import { Step } from './timeline-step';
 import type { RunSummary, TimelineState } from './timeline-state';
 
+const stopped: ReadonlySet<TaskView['status']> = new Set([
+  'rejected',
+  'failed',
+  'cancelled',
+  'interrupted',
+]);
+
 /** What happened to the task, step by step, as the events arrive. */
 export function Timeline({
   timeline,
@@ -69,7 +76,12 @@ export function Timeline({
         <SetupStep setup={timeline.setup} record={task.setup} />
         <Step
           title="Baseline"
-          state={baselineWord(baseline.state, baseline.run, task.baseline?.green)}
+          state={
+            // A task that ended before its baseline (a failed setup) never runs it.
+            baseline.state === 'waiting' && stopped.has(task.status)
+              ? 'not run'
+              : baselineWord(baseline.state, baseline.run, task.baseline?.green)
+          }
         >
           {baseline.run === null ? null : (
             <>
