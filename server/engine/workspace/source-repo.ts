@@ -1,13 +1,4 @@
-import {
-  lstat,
-  mkdir,
-  mkdtemp,
-  readdir,
-  readlink,
-  rename,
-  rm,
-  writeFile,
-} from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, readdir, readlink, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AppError } from '../../errors/app-error';
 import { git, gitText } from './git';
