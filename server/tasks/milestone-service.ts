@@ -1,20 +1,23 @@
 import { recordAudit } from '../audit/audit-log';
 import { actorLabel } from '../auth/api-tokens';
 import { AppError } from '../errors/app-error';
-import type { Clock } from '../engine/ports';
 import { gateProblem, loadPlan, milestoneStatus } from './plan-views';
-import type { PrismaTaskStore } from './prisma-task-store';
 import type { Actor, MilestoneAction, MilestoneResult } from './task-api';
+import type { TaskServiceDeps } from './task-service';
+
+export interface MilestoneOptions {
+  readonly taskId: string;
+  readonly action: MilestoneAction;
+  readonly actor: Actor;
+}
 
 /**
  * `milestone status | done N | reset N`. Done is a claim the server checks against its own log:
  * accepted only when every gate command of step N ran green on the task's newest checkpoint.
  */
 export async function milestone(
-  deps: { readonly store: PrismaTaskStore; readonly clock: Clock },
-  taskId: string,
-  action: MilestoneAction,
-  actor: Actor,
+  deps: Pick<TaskServiceDeps, 'store' | 'clock'>,
+  { taskId, action, actor }: MilestoneOptions,
 ): Promise<MilestoneResult> {
   const by = actorLabel(actor);
   return deps.store.transact(taskId, async (tx, emit) => {

@@ -1,8 +1,4 @@
-import { pickRunLimits } from '../engine/sandbox';
-import { isPass } from '../engine/shadow/rank';
-import type { TestDelta } from '../engine/shadow/test-delta';
-import type { TestCase } from '../engine/parsers';
-import type { Db, Prisma } from '../db/client';
+import type { Db } from '../db/client';
 import { appendEventInTransaction, type StoredEvent } from '../db/event-store';
 import { inTransaction, type Tx } from '../db/transaction';
 import { AppError } from '../errors/app-error';
@@ -11,25 +7,17 @@ import {
   gatesFinished,
   type GateResult,
   type IterationRecord,
-  type LoopSource,
   type LoopTask,
   type ReviewArtifact,
-  type SetupRecord,
   type TaskChanges,
   type TaskLoopStore,
 } from '../engine/loop/loop-ports';
 import type { RunSummary, TaskEvent } from '../engine/loop/task-events';
 import { reduceTask, type TaskState } from '../engine/loop/task-reducer';
-import { isTaskStatus, type TaskStatus } from '../engine/loop/task-status';
 import { hypothesisWithEdits, insertHypothesis, toCandidate } from './hypothesis-rows';
+import { loadLoopTask } from './load-loop-task';
 import type { TaskEventBus } from './task-event-bus';
-
-const json = (value: unknown): Prisma.InputJsonValue => value as Prisma.InputJsonValue;
-
-export function statusOf(value: string): TaskStatus {
-  if (!isTaskStatus(value)) throw new AppError('INTERNAL', `unknown task status '${value}'`);
-  return value;
-}
+import { json, runColumns, statusOf } from './task-rows';
 
 /**
  * The task loop's persistence on Prisma. Every write commits its rows together with the event
@@ -62,104 +50,8 @@ export class PrismaTaskStore implements TaskLoopStore {
     return this.transact(taskId, (_tx, emit) => emit(event, changes));
   }
 
-  async load(taskId: string): Promise<LoopTask> {
-    const task = await this.db.task.findUnique({
-      where: { id: taskId },
-      include: {
-        iterations: { orderBy: { index: 'desc' }, take: 1 },
-        planSteps: { where: { status: 'open' }, orderBy: { index: 'asc' } },
-      },
-    });
-    if (task === null) throw new AppError('NOT_FOUND', `no task ${taskId}`);
-    const iteration = task.iterations[0];
-    return {
-      id: task.id,
-      status: statusOf(task.status),
-      source: sourceOf(task),
-      testCommand: task.testCommand as string[],
-      maxIterations: task.maxIterations,
-      hypothesesPerIteration: task.hypothesesPerIteration,
-      hypothesisWaitMs: task.hypothesisWaitMs,
-      maxWallClockMs: task.maxWallClockMs,
-      startedAt: task.startedAt,
-      sourceId: task.sourceId,
-      baselineCommit: task.baselineCommit,
-      checkpointSha: task.checkpointSha,
-      iterationCount: task.iterationCount,
-      cancelRequestedBy: task.cancelRequestedBy,
-      fixer: task.fixer,
-      allowTestEdits: task.allowTestEdits,
-      maxTokens: task.maxTokens,
-      tokensUsed: task.tokensUsed,
-      limits: pickRunLimits(task),
-      setupCommands: (task.setupCommands as string[][] | null) ?? null,
-      buildCommand: (task.buildCommand as string[] | null) ?? null,
-      knownFailures: (task.knownFailures as string[] | null) ?? [],
-      setup: (task.setup as SetupRecord | null) ?? null,
-      openSteps: task.planSteps.map((step) => ({
-        index: step.index,
-        gates: step.gates as string[][],
-      })),
-      diffSha256: task.diffSha256,
-      currentIteration:
-        iteration === undefined
-          ? null
-          : {
-              index: iteration.index,
-              startedAt: iteration.createdAt,
-              taken: iteration.status === 'running',
-            },
-      lastRun: await this.lastRun(taskId),
-      baselineRun: await this.baselineRun(taskId),
-      referenceRun: await this.referenceRun(taskId),
-      recentlyBroken: await this.recentlyBroken(taskId),
-    };
-  }
-
-  /** The run of the newest checkpoint: the newest winner's, else the baseline's (with cases). */
-  private async referenceRun(taskId: string): Promise<RunSummary | null> {
-    const run = await this.db.run.findFirst({
-      where: {
-        taskId,
-        OR: [{ kind: 'baseline' }, { kind: 'hypothesis', hypothesis: { verdict: 'winner' } }],
-      },
-      orderBy: { createdAt: 'desc' },
-    });
-    return run === null ? null : runSummaryOf(run);
-  }
-
-  /** Tests that the newest finished iteration's hypotheses broke. */
-  private async recentlyBroken(taskId: string): Promise<string[]> {
-    const iteration = await this.db.iteration.findFirst({
-      where: { taskId, status: 'done' },
-      orderBy: { index: 'desc' },
-      select: { runs: { select: { tests: true } } },
-    });
-    const broken = new Set<string>();
-    for (const run of iteration?.runs ?? []) {
-      for (const id of (run.tests as TestDelta | null)?.broken ?? []) broken.add(id);
-    }
-    return [...broken];
-  }
-
-  /** The newest best run: the top-ranked hypothesis of the newest finished iteration, or the baseline. */
-  private async lastRun(taskId: string): Promise<RunSummary | null> {
-    const run = await this.db.run.findFirst({
-      where: {
-        taskId,
-        OR: [{ kind: 'baseline' }, { kind: 'hypothesis', hypothesis: { rank: 1 } }],
-      },
-      orderBy: { createdAt: 'desc' },
-    });
-    return run === null ? null : runSummaryOf(run);
-  }
-
-  private async baselineRun(taskId: string): Promise<RunSummary | null> {
-    const run = await this.db.run.findFirst({
-      where: { taskId, kind: 'baseline' },
-      orderBy: { createdAt: 'desc' },
-    });
-    return run === null ? null : runSummaryOf(run);
+  load(taskId: string): Promise<LoopTask> {
+    return loadLoopTask(this.db, taskId);
   }
 
   async recordReviewerComment(
@@ -450,75 +342,4 @@ export async function applyEvent(
   }
   const { type, ...payload } = event;
   return appendEventInTransaction(tx, taskId, type, json(payload));
-}
-
-function sourceOf(task: {
-  sourceKind: string;
-  sourceUrl: string | null;
-  sourceRef: string | null;
-  archiveName: string | null;
-}): LoopSource {
-  return task.sourceKind === 'git'
-    ? { kind: 'git', url: task.sourceUrl ?? '', ref: task.sourceRef }
-    : { kind: 'archive', name: task.archiveName ?? 'archive' };
-}
-
-function runColumns(command: readonly string[], mode: string, run: Omit<RunSummary, 'green'>) {
-  return {
-    argv: json(command),
-    mode,
-    exitCode: run.exitCode,
-    signal: run.signal,
-    timedOut: run.timedOut,
-    durationMs: Math.round(run.durationMs),
-    passed: run.passed,
-    failed: run.failed,
-    skipped: run.skipped,
-    parsed: run.parsed,
-    buildFailed: run.buildFailed,
-    ...(run.tests === null ? {} : { tests: json(run.tests) }),
-    disqualified: run.disqualified,
-    outputTail: run.outputTail,
-    error: run.error,
-  };
-}
-
-export function runSummaryOf(run: {
-  exitCode: number | null;
-  signal: string | null;
-  timedOut: boolean;
-  durationMs: number;
-  passed: number;
-  failed: number;
-  skipped: number;
-  parsed: boolean;
-  buildFailed: boolean;
-  cases: unknown;
-  tests: unknown;
-  disqualified: string | null;
-  outputTail: string;
-  error: string | null;
-}): RunSummary {
-  const tests = (run.tests as TestDelta | null) ?? null;
-  const summary = {
-    exitCode: run.exitCode,
-    signal: run.signal,
-    timedOut: run.timedOut,
-    durationMs: run.durationMs,
-    passed: run.passed,
-    failed: run.failed,
-    skipped: run.skipped,
-    parsed: run.parsed,
-    buildFailed: run.buildFailed,
-    cases: (run.cases as TestCase[] | null) ?? [],
-    tests,
-    disqualified: run.disqualified,
-    outputTail: run.outputTail,
-    error: run.error,
-  };
-  const green =
-    tests === null
-      ? isPass({ ...summary, index: 0, changedLines: 0 })
-      : run.disqualified === null && run.error === null;
-  return { ...summary, green };
 }

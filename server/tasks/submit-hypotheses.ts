@@ -1,7 +1,6 @@
 import { lstat } from 'node:fs/promises';
 import { recordAudit } from '../audit/audit-log';
 import { actorLabel } from '../auth/api-tokens';
-import type { Db } from '../db/client';
 import { prismaCode, type Tx } from '../db/transaction';
 import { AppError } from '../errors/app-error';
 import { activeStatuses } from '../engine/loop/task-status';
@@ -12,25 +11,26 @@ import {
   workspaceEntries,
   type EntryLookup,
 } from '../engine/shadow/hypothesis-paths';
-import type { Clock } from '../engine/ports';
-import { worktreePath, type WorkspaceLayout } from '../engine/workspace/workspace-layout';
+import { worktreePath } from '../engine/workspace/workspace-layout';
 import { insertHypothesis } from './hypothesis-rows';
-import { statusOf, type PrismaTaskStore } from './prisma-task-store';
 import type { Actor } from './task-api';
+import { statusOf } from './task-rows';
+import type { TaskServiceDeps } from './task-service';
 
 /** Hypotheses one task may hold waiting for an iteration, unless configured otherwise. */
 export const defaultMaxPendingHypotheses = 64;
 /** Hypotheses in one submission (the REST and MCP schemas say the same). */
 export const maxHypothesesPerSubmission = 16;
 
-export interface SubmitHypothesesDeps {
-  readonly db: Db;
-  readonly store: PrismaTaskStore;
-  readonly layout: WorkspaceLayout;
-  readonly clock: Clock;
-  readonly scheduler: { schedule(taskId: string): Promise<void> };
-  /** Default `defaultMaxPendingHypotheses` (`SHADOWBOX_MAX_PENDING_HYPOTHESES`). */
-  readonly maxPendingHypotheses?: number | undefined;
+export type SubmitHypothesesDeps = Pick<
+  TaskServiceDeps,
+  'db' | 'store' | 'layout' | 'clock' | 'scheduler' | 'maxPendingHypotheses'
+>;
+
+export interface SubmitHypothesesOptions {
+  readonly taskId: string;
+  readonly hypotheses: readonly Hypothesis[];
+  readonly actor: Actor;
 }
 
 /** The refusal of a submission that would take a task past its cap, or null when it fits. */
@@ -131,9 +131,7 @@ async function lockTask(tx: Tx, taskId: string, now: Date) {
  */
 export async function submitHypotheses(
   deps: SubmitHypothesesDeps,
-  taskId: string,
-  hypotheses: readonly Hypothesis[],
-  actor: Actor,
+  { taskId, hypotheses, actor }: SubmitHypothesesOptions,
 ): Promise<{ readonly accepted: readonly string[] }> {
   const names = checkSubmission(hypotheses);
   const cap = deps.maxPendingHypotheses ?? defaultMaxPendingHypotheses;

@@ -6,7 +6,6 @@ import type { TestCase } from '../engine/parsers';
 import type { DiffFlags } from '../engine/review/diff-flags';
 import type { TestDelta } from '../engine/shadow/test-delta';
 import { loadPlan } from './plan-views';
-import { statusOf } from './prisma-task-store';
 import type {
   BaselineView,
   HypothesisView,
@@ -14,23 +13,12 @@ import type {
   TaskSummary,
   TaskView,
 } from './task-api';
+import { sourceOf, statusOf } from './task-rows';
 
 /*
  * The views' evidence fields (setup, build, tests by id), merged into the interfaces of
  * task-api.ts: part of the REST and MCP contract like the rest of them.
  */
-
-type SourceColumns = {
-  sourceKind: string;
-  sourceUrl: string | null;
-  sourceRef: string | null;
-  archiveName: string | null;
-};
-
-export const sourceView = (task: SourceColumns): TaskView['source'] =>
-  task.sourceKind === 'git'
-    ? { kind: 'git', url: task.sourceUrl ?? '', ref: task.sourceRef }
-    : { kind: 'archive', name: task.archiveName ?? 'archive' };
 
 const byRank = (a: HypothesisView, b: HypothesisView): number =>
   (a.rank ?? Number.MAX_SAFE_INTEGER) - (b.rank ?? Number.MAX_SAFE_INTEGER);
@@ -146,7 +134,7 @@ export async function loadTaskView(db: Db, taskId: string): Promise<TaskView> {
   return {
     id: task.id,
     status: statusOf(task.status),
-    source: sourceView(task),
+    source: sourceOf(task),
     testCommand: task.testCommand as string[],
     maxIterations: task.maxIterations,
     hypothesesPerIteration: task.hypothesesPerIteration,
@@ -184,7 +172,7 @@ export async function listTaskSummaries(db: Db, limit: number): Promise<TaskSumm
   return tasks.map((task) => ({
     id: task.id,
     status: statusOf(task.status),
-    source: sourceView(task),
+    source: sourceOf(task),
     createdAt: task.createdAt.toISOString(),
     updatedAt: task.updatedAt.toISOString(),
     lastEventId: task.lastEventId,

@@ -1,0 +1,40 @@
+import { recordAudit } from '../audit/audit-log';
+import { actorLabel } from '../auth/api-tokens';
+import { AppError } from '../errors/app-error';
+import { activeStatuses } from '../engine/loop/task-status';
+import { getTask } from './get-task';
+import type { Actor, TaskView } from './task-api';
+import { statusOf } from './task-rows';
+import type { TaskServiceDeps } from './task-service';
+
+export type CancelTaskDeps = Pick<TaskServiceDeps, 'db' | 'store' | 'scheduler'>;
+
+export interface CancelTaskOptions {
+  readonly taskId: string;
+  readonly actor: Actor;
+}
+
+/** Asks an active task to stop; its next step rolls back and ends it. */
+export async function cancelTask(
+  deps: CancelTaskDeps,
+  { taskId, actor }: CancelTaskOptions,
+): Promise<TaskView> {
+  const by = actorLabel(actor);
+  await deps.store.transact(taskId, async (tx) => {
+    const task = await tx.task.findUnique({ where: { id: taskId }, select: { status: true } });
+    if (task === null) throw new AppError('NOT_FOUND', `no task ${taskId}`);
+    const status = statusOf(task.status);
+    if (!activeStatuses.has(status)) {
+      throw new AppError(
+        'INVALID_STATE',
+        `task ${taskId} is ${status}: there is nothing to cancel`,
+      );
+    }
+    await tx.task.update({ where: { id: taskId }, data: { cancelRequestedBy: by } });
+    await recordAudit(tx, { actor: by, action: 'task.cancel', target: taskId });
+  });
+  // The step in progress (if any) dies now; the next step rolls back and ends the task.
+  deps.scheduler.interrupt(taskId);
+  await deps.scheduler.schedule(taskId);
+  return getTask(deps, { taskId });
+}

@@ -1,0 +1,108 @@
+import { pickRunLimits } from '../engine/sandbox';
+import type { TestDelta } from '../engine/shadow/test-delta';
+import type { Db } from '../db/client';
+import { AppError } from '../errors/app-error';
+import type { LoopTask, SetupRecord } from '../engine/loop/loop-ports';
+import type { RunSummary } from '../engine/loop/task-events';
+import { runSummaryOf, sourceOf, statusOf } from './task-rows';
+
+/** The task as the loop steps it: its row, its open plan steps and the runs it compares with. */
+export async function loadLoopTask(db: Db, taskId: string): Promise<LoopTask> {
+  const task = await db.task.findUnique({
+    where: { id: taskId },
+    include: {
+      iterations: { orderBy: { index: 'desc' }, take: 1 },
+      planSteps: { where: { status: 'open' }, orderBy: { index: 'asc' } },
+    },
+  });
+  if (task === null) throw new AppError('NOT_FOUND', `no task ${taskId}`);
+  const iteration = task.iterations[0];
+  return {
+    id: task.id,
+    status: statusOf(task.status),
+    source: sourceOf(task),
+    testCommand: task.testCommand as string[],
+    maxIterations: task.maxIterations,
+    hypothesesPerIteration: task.hypothesesPerIteration,
+    hypothesisWaitMs: task.hypothesisWaitMs,
+    maxWallClockMs: task.maxWallClockMs,
+    startedAt: task.startedAt,
+    sourceId: task.sourceId,
+    baselineCommit: task.baselineCommit,
+    checkpointSha: task.checkpointSha,
+    iterationCount: task.iterationCount,
+    cancelRequestedBy: task.cancelRequestedBy,
+    fixer: task.fixer,
+    allowTestEdits: task.allowTestEdits,
+    maxTokens: task.maxTokens,
+    tokensUsed: task.tokensUsed,
+    limits: pickRunLimits(task),
+    setupCommands: (task.setupCommands as string[][] | null) ?? null,
+    buildCommand: (task.buildCommand as string[] | null) ?? null,
+    knownFailures: (task.knownFailures as string[] | null) ?? [],
+    setup: (task.setup as SetupRecord | null) ?? null,
+    openSteps: task.planSteps.map((step) => ({
+      index: step.index,
+      gates: step.gates as string[][],
+    })),
+    diffSha256: task.diffSha256,
+    currentIteration:
+      iteration === undefined
+        ? null
+        : {
+            index: iteration.index,
+            startedAt: iteration.createdAt,
+            taken: iteration.status === 'running',
+          },
+    lastRun: await lastRun(db, taskId),
+    baselineRun: await baselineRun(db, taskId),
+    referenceRun: await referenceRun(db, taskId),
+    recentlyBroken: await recentlyBroken(db, taskId),
+  };
+}
+
+/** The run of the newest checkpoint: the newest winner's, else the baseline's (with cases). */
+async function referenceRun(db: Db, taskId: string): Promise<RunSummary | null> {
+  const run = await db.run.findFirst({
+    where: {
+      taskId,
+      OR: [{ kind: 'baseline' }, { kind: 'hypothesis', hypothesis: { verdict: 'winner' } }],
+    },
+    orderBy: { createdAt: 'desc' },
+  });
+  return run === null ? null : runSummaryOf(run);
+}
+
+/** Tests that the newest finished iteration's hypotheses broke. */
+async function recentlyBroken(db: Db, taskId: string): Promise<string[]> {
+  const iteration = await db.iteration.findFirst({
+    where: { taskId, status: 'done' },
+    orderBy: { index: 'desc' },
+    select: { runs: { select: { tests: true } } },
+  });
+  const broken = new Set<string>();
+  for (const run of iteration?.runs ?? []) {
+    for (const id of (run.tests as TestDelta | null)?.broken ?? []) broken.add(id);
+  }
+  return [...broken];
+}
+
+/** The newest best run: the top-ranked hypothesis of the newest finished iteration, or the baseline. */
+async function lastRun(db: Db, taskId: string): Promise<RunSummary | null> {
+  const run = await db.run.findFirst({
+    where: {
+      taskId,
+      OR: [{ kind: 'baseline' }, { kind: 'hypothesis', hypothesis: { rank: 1 } }],
+    },
+    orderBy: { createdAt: 'desc' },
+  });
+  return run === null ? null : runSummaryOf(run);
+}
+
+async function baselineRun(db: Db, taskId: string): Promise<RunSummary | null> {
+  const run = await db.run.findFirst({
+    where: { taskId, kind: 'baseline' },
+    orderBy: { createdAt: 'desc' },
+  });
+  return run === null ? null : runSummaryOf(run);
+}

@@ -1,0 +1,66 @@
+import { recordAudit } from '../audit/audit-log';
+import { actorLabel } from '../auth/api-tokens';
+import { AppError } from '../errors/app-error';
+import type { LoopTask } from '../engine/loop/loop-ports';
+import { activeStatuses } from '../engine/loop/task-status';
+import { cancelTask } from './cancel-task';
+import { getTask } from './get-task';
+import type { Actor, TaskView } from './task-api';
+import type { TaskServiceDeps } from './task-service';
+import { createWorkspaceCleaner } from './workspace-cleaner';
+
+export type RollbackTaskDeps = Pick<
+  TaskServiceDeps,
+  'db' | 'store' | 'layout' | 'clock' | 'scheduler'
+>;
+
+export interface RollbackTaskOptions {
+  readonly taskId: string;
+  readonly actor: Actor;
+}
+
+/**
+ * Gives up on the task's fix: a running task is cancelled; a task under review (or approved)
+ * has its worktree reset to the baseline and ends cancelled.
+ */
+export async function rollbackTask(
+  deps: RollbackTaskDeps,
+  { taskId, actor }: RollbackTaskOptions,
+): Promise<TaskView> {
+  const task = await deps.store.load(taskId);
+  if (activeStatuses.has(task.status)) return cancelTask(deps, { taskId, actor });
+  if (task.status !== 'awaiting_review' && task.status !== 'approved') {
+    throw new AppError(
+      'INVALID_STATE',
+      `task ${taskId} is ${task.status}: there is nothing to roll back`,
+    );
+  }
+  const baseline = task.baselineCommit;
+  if (baseline === null) throw new AppError('INTERNAL', `task ${taskId} has no baseline commit`);
+  const by = actorLabel(actor);
+  // The status changes first (a compare-and-set through the reducer), so a concurrent step
+  // that reopened the task makes this refuse instead of resetting a worktree in use.
+  await deps.store.transact(taskId, async (tx, emit) => {
+    await recordAudit(tx, { actor: by, action: 'task.rollback', target: taskId });
+    await emit(
+      { type: 'task.abandoned', by },
+      { finishedAt: deps.clock.now(), error: `rolled back by ${by}` },
+    );
+  });
+  await resetToBaseline(deps, task, baseline);
+  return getTask(deps, { taskId });
+}
+
+/** Resets the task's worktree to `baseline` and records it (after a reject or a rollback). */
+export async function resetToBaseline(
+  deps: Pick<TaskServiceDeps, 'store' | 'layout'>,
+  task: LoopTask,
+  baseline: string,
+): Promise<void> {
+  await createWorkspaceCleaner(deps.layout).rollback(task, baseline);
+  await deps.store.emit(
+    task.id,
+    { type: 'task.rolled_back', to: baseline },
+    { checkpointSha: baseline },
+  );
+}
