@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../errors/app-error';
-import type { Actor } from '../tasks/task-api';
+import { actorLabel, type Actor } from './actor';
 import {
-  actorLabel,
   generateToken,
   hashToken,
   parseBearerToken,

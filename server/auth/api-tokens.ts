@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { recordAudit } from '../audit/audit-log';
 import type { Db, Prisma } from '../db/client';
 import { AppError } from '../errors/app-error';
-import type { Actor, Scope } from '../tasks/task-api';
+import { actorLabel, type Actor, type Scope } from './actor';
 
 /**
  * API tokens: bearer secrets for agents and reviewers. A token is `sbx_` followed by 32 random
@@ -262,16 +262,4 @@ export async function listApiTokens(db: Db): Promise<ApiTokenInfo[]> {
     orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
   });
   return rows.map(toInfo);
-}
-
-/** How an actor is written in audit rows, events and `author` columns. */
-export function actorLabel(actor: Actor): string {
-  switch (actor.kind) {
-    case 'token':
-      return `token:${actor.tokenId}`;
-    case 'browser':
-      return 'browser';
-    case 'cli':
-      return 'cli';
-  }
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { recordAudit } from '../audit/audit-log';
-import { actorLabel } from '../auth/api-tokens';
+import { actorLabel } from '../auth/actor';
 import { inTransaction, type Tx } from '../db/transaction';
 import { createSourceFromArchive } from '../engine/workspace/create-source';
 import type { WorkspaceLayout } from '../engine/workspace/workspace-layout';

@@ -1,5 +1,5 @@
 import { recordAudit } from '../audit/audit-log';
-import { actorLabel } from '../auth/api-tokens';
+import { actorLabel } from '../auth/actor';
 import { AppError } from '../errors/app-error';
 import { getTask } from './get-task';
 import { resetToBaseline } from './rollback-task';

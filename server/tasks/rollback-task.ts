@@ -1,5 +1,5 @@
 import { recordAudit } from '../audit/audit-log';
-import { actorLabel } from '../auth/api-tokens';
+import { actorLabel } from '../auth/actor';
 import { AppError } from '../errors/app-error';
 import type { LoopTask } from '../engine/loop/loop-ports';
 import { activeStatuses } from '../engine/loop/task-status';

@@ -1,6 +1,6 @@
 import { lstat } from 'node:fs/promises';
 import { recordAudit } from '../audit/audit-log';
-import { actorLabel } from '../auth/api-tokens';
+import { actorLabel } from '../auth/actor';
 import { prismaCode, type Tx } from '../db/transaction';
 import { AppError } from '../errors/app-error';
 import { activeStatuses } from '../engine/loop/task-status';

@@ -12,13 +12,10 @@ import type { TestDelta } from '../engine/shadow/test-delta';
  * AppError whose code the transport maps to a status.
  */
 
-/** Who asks. Tokens carry scopes; the local browser UI and the CLI act as the machine's user. */
-export type Actor =
-  | { readonly kind: 'token'; readonly tokenId: string; readonly scopes: readonly Scope[] }
-  | { readonly kind: 'browser' }
-  | { readonly kind: 'cli' };
+import type { Actor } from '../auth/actor';
 
-export type Scope = 'agent' | 'reviewer';
+// Caller identity belongs to auth; the services' API names it for the transports.
+export type { Actor, Scope } from '../auth/actor';
 
 export type TaskSourceInput =
   | { readonly kind: 'git'; readonly url: string; readonly ref?: string | undefined }
