@@ -76,8 +76,10 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['@/server/*', '**/server/*', '!@/server/api/trpc/root'],
-              message: 'Components talk to the server through tRPC only.',
+              // The pure doors (no node imports) are the exception: the lifecycle and the diff parser.
+              regex: '^(@/|(\\.\\./)+)server/(?!api/trpc/root$|engine/lifecycle$|engine/diff$)',
+              message:
+                'Components talk to the server through tRPC only (and the pure doors @/server/engine/lifecycle and @/server/engine/diff).',
             },
             {
               group: ['@/server/api/trpc/root'],

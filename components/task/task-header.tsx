@@ -3,6 +3,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { TRPCSubscriptionStatus } from '@trpc/tanstack-react-query';
 import { useState } from 'react';
+import { canApply } from '@/server/engine/lifecycle';
 import { errorInfo } from '../errors/error-info';
 import { describeSource, formatArgv, formatRunLimits, formatTime } from '../format';
 import { StatusBadge } from '../status/status-badge';
@@ -10,15 +11,6 @@ import { ConnectionState } from '../tasks/connection-state';
 import { useTRPC } from '../trpc/client';
 import type { TaskStatus, TaskView } from '../trpc/router-types';
 import { fixerLabel, formatSpend, showsSpend, type Spend } from './spend';
-
-const active: readonly TaskStatus[] = [
-  'queued',
-  'preparing',
-  'setup',
-  'baseline',
-  'iterating',
-  'awaiting_hypotheses',
-];
 
 /** The task's identity, its status (live) and what can be done to it as a whole. */
 export function TaskHeader({
@@ -47,8 +39,10 @@ export function TaskHeader({
   };
   const cancel = useMutation(trpc.tasks.cancel.mutationOptions(options));
   const rollback = useMutation(trpc.tasks.rollback.mutationOptions(options));
-  const running = active.includes(status);
-  const reviewable = status === 'awaiting_review' || status === 'approved';
+  // What the server's reducer lets each button do: cancel a running task, give up a fix under
+  // review (or approved).
+  const running = canApply(status, 'task.cancelled');
+  const reviewable = canApply(status, 'task.abandoned');
   const busy = cancel.isPending || rollback.isPending;
 
   return (

@@ -2,11 +2,12 @@
 
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
+import { finalStatuses } from '@/server/engine/lifecycle';
 import { HypothesisAuthor } from '../author/hypothesis-author';
 import { fixTestsOf } from '../review/fix-tests';
 import { ReviewPanel } from '../review/review-panel';
 import { useTRPC } from '../trpc/client';
-import type { DiffView, TaskEvent, TaskStatus, TaskView, TimelineItem } from '../trpc/router-types';
+import type { DiffView, TaskEvent, TaskView, TimelineItem } from '../trpc/router-types';
 import { useTrailingThrottle } from '../use-throttled';
 import { HypothesesTable } from './hypotheses-table';
 import { PlanSection } from './plan-section';
@@ -26,8 +27,6 @@ const progressOnly: ReadonlySet<TaskEvent['type']> = new Set([
   'intake.progress',
   'intake.git.progress',
 ]);
-
-const closed: ReadonlySet<TaskStatus> = new Set(['rejected', 'failed', 'cancelled', 'interrupted']);
 
 /** `/coding/[id]`: the live timeline of one task, hand-written hypotheses, and the review. */
 export function TaskPage({
@@ -83,7 +82,7 @@ export function TaskPage({
         defaultMode={timeline.workspace?.mode ?? null}
         replaying={replaying}
       />
-      <HypothesisAuthor taskId={taskId} canSubmit={!closed.has(status)} />
+      <HypothesisAuthor taskId={taskId} canSubmit={!finalStatuses.has(status)} />
       {latestSha256 === null ? null : (
         <ReviewPanel
           taskId={taskId}

@@ -1,6 +1,7 @@
+import { statusSetBy } from '@/server/engine/lifecycle';
 import { formatArgv, shortSha } from '../format';
 import { verdictWord } from '../review/model-review';
-import type { EventOf, TaskEvent, TaskStatus, TimelineItem } from '../trpc/router-types';
+import type { EventOf, TimelineItem } from '../trpc/router-types';
 import {
   appendTail,
   type HypothesisRow,
@@ -8,24 +9,6 @@ import {
   type Note,
   type TimelineState,
 } from './timeline-state';
-
-/** The status each event leaves the task in (the server's reducer allows exactly these moves). */
-const statusAfter: Partial<Record<TaskEvent['type'], TaskStatus>> = {
-  'task.created': 'queued',
-  'task.preparing': 'preparing',
-  'setup.started': 'setup',
-  'baseline.started': 'baseline',
-  'iteration.started': 'iterating',
-  'iteration.awaiting_hypotheses': 'awaiting_hypotheses',
-  'iteration.running': 'iterating',
-  'review.ready': 'awaiting_review',
-  'task.approved': 'approved',
-  'task.rejected': 'rejected',
-  'task.failed': 'failed',
-  'task.cancelled': 'cancelled',
-  'task.abandoned': 'cancelled',
-  'task.interrupted': 'interrupted',
-};
 
 /**
  * Folds one stored event into the timeline. Pure; an event at or below the last seq applied is a
@@ -35,7 +18,8 @@ export function reduceTimeline(state: TimelineState, item: TimelineItem): Timeli
   if (item.seq <= state.lastSeq) return state;
   const { event } = item;
   const next = apply(state, item);
-  const status = event.type === 'task.resumed' ? event.status : statusAfter[event.type];
+  // The server's reducer allowed the move; the timeline only follows it.
+  const status = event.type === 'task.resumed' ? event.status : statusSetBy(event.type);
   return { ...next, lastSeq: item.seq, status: status ?? next.status };
 }
 

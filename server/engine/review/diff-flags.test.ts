@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { diffFlags, isTestPath, parseDiff } from './diff-flags';
+import { diffFlags, isTestPath } from './diff-flags';
+import { parseDiff } from './git-diff';
 
 const text = (...lines: string[]): string => `${lines.join('\n')}\n`;
 

@@ -1,14 +1,19 @@
 export {
   diffFlags,
   isTestPath,
-  parseDiff,
   LARGE_FILES,
   LARGE_LINES,
-  type DiffFile,
   type DiffFlags,
   type DiffFlagsOptions,
-  type DiffLine,
 } from './diff-flags';
+export {
+  diffSections,
+  parseDiff,
+  unquotePath,
+  type DiffFile,
+  type DiffLine,
+  type DiffSection,
+} from './git-diff';
 export { testEditsOf, type FileChange, type TestEdit, type TestEditKind } from './test-edits';
 export {
   formatPatchMail,

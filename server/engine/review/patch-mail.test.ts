@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isAppError } from '../../errors/app-error';
-import { parseDiff } from './diff-flags';
+import { parseDiff } from './git-diff';
 import { cleanSubject, diffstat, formatPatchMail, quotePath, rfc2822Date } from './patch-mail';
 
 const diffText = [

@@ -1,5 +1,5 @@
 import { AppError } from '../../errors/app-error';
-import { parseDiff, type DiffFile } from './diff-flags';
+import { parseDiff, type DiffFile } from './git-diff';
 
 export interface PatchMailOptions {
   /** The exact bytes of a git diff (`git diff --binary --full-index`), copied unchanged. */

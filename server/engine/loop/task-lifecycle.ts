@@ -1,0 +1,123 @@
+/**
+ * A task's lifecycle, in one place: its statuses, which of them are active or final, and which
+ * events move a task from which statuses to which. The engine's reducer enforces it and the
+ * browser's timeline follows it, so this module is pure: no imports but types (the client bundle
+ * imports it through `server/engine/lifecycle.ts`). The strings are part of the REST and UI
+ * contract, and `prisma/schema.prisma`'s comments on the status columns list them (a test checks).
+ */
+import type { TaskEventType } from './task-events';
+
+export const taskStatuses = [
+  'queued',
+  'preparing',
+  'setup',
+  'baseline',
+  'iterating',
+  'awaiting_hypotheses',
+  'awaiting_review',
+  'approved',
+  'rejected',
+  'failed',
+  'cancelled',
+  'interrupted',
+] as const;
+
+export type TaskStatus = (typeof taskStatuses)[number];
+
+export function isTaskStatus(value: string): value is TaskStatus {
+  return (taskStatuses as readonly string[]).includes(value);
+}
+
+/** The status a task row is inserted with; `task.created` announces it. */
+export const initialTaskStatus: TaskStatus = 'queued';
+
+/** Work is in progress or waiting for input; cancel, failure and interruption apply. */
+export const activeStatuses: ReadonlySet<TaskStatus> = new Set([
+  'queued',
+  'preparing',
+  'setup',
+  'baseline',
+  'iterating',
+  'awaiting_hypotheses',
+]);
+
+/** Nothing more happens to the task unless someone acts on it. */
+export const finalStatuses: ReadonlySet<TaskStatus> = new Set([
+  'rejected',
+  'failed',
+  'cancelled',
+  'interrupted',
+]);
+
+/** The statuses an event may leave from: a list, or every active status. */
+export type TransitionFrom = readonly TaskStatus[] | 'active';
+
+export interface Transition {
+  readonly from: TransitionFrom;
+  /** Where the event takes the task; null keeps the status it has. */
+  readonly to: TaskStatus | null;
+}
+
+/**
+ * Which statuses each status-changing event may leave from, and where it goes. An event that is
+ * not here carries information only: any status may take it and keeps its status.
+ */
+export const transitions: Readonly<Partial<Record<TaskEventType, Transition>>> = {
+  'task.preparing': { from: ['queued'], to: 'preparing' },
+  'setup.started': { from: ['preparing', 'setup'], to: 'setup' },
+  'baseline.started': { from: ['preparing', 'setup', 'baseline'], to: 'baseline' },
+  // A new iteration may reopen a task under review or approved: the approval no longer holds.
+  'iteration.started': {
+    from: ['baseline', 'iterating', 'awaiting_hypotheses', 'awaiting_review', 'approved'],
+    to: 'iterating',
+  },
+  'iteration.awaiting_hypotheses': { from: ['iterating'], to: 'awaiting_hypotheses' },
+  'iteration.running': { from: ['iterating', 'awaiting_hypotheses'], to: 'iterating' },
+  'review.ready': { from: ['iterating'], to: 'awaiting_review' },
+  'task.approved': { from: ['awaiting_review'], to: 'approved' },
+  'task.rejected': { from: ['awaiting_review', 'approved'], to: 'rejected' },
+  'task.failed': { from: 'active', to: 'failed' },
+  'task.cancelled': { from: 'active', to: 'cancelled' },
+  // Rolling back a fix under review (or approved) gives it up.
+  'task.abandoned': { from: ['awaiting_review', 'approved'], to: 'cancelled' },
+  'task.interrupted': { from: 'active', to: 'interrupted' },
+  // Resuming after a restart keeps the status; it only has to be one that was running.
+  'task.resumed': { from: 'active', to: null },
+};
+
+/** Whether a task in `status` may take an event of `eventType` (an illegal one is a bug or a lost race). */
+export function canApply(status: TaskStatus, eventType: TaskEventType): boolean {
+  const rule = transitions[eventType];
+  if (rule === undefined) return true;
+  return rule.from === 'active' ? activeStatuses.has(status) : rule.from.includes(status);
+}
+
+/**
+ * The status a task in `status` has after an event of `eventType` that `canApply` allows: the
+ * transition's target, else the status it had.
+ */
+export function statusAfter(status: TaskStatus, eventType: TaskEventType): TaskStatus {
+  return transitions[eventType]?.to ?? status;
+}
+
+/**
+ * The status an event of `eventType` leaves a task in, whatever it was before, or null when the
+ * event does not say: `task.created` announces the initial status; an information-only event
+ * keeps the status, and `task.resumed` restores the one it carries.
+ */
+export function statusSetBy(eventType: TaskEventType): TaskStatus | null {
+  if (eventType === 'task.created') return initialTaskStatus;
+  return transitions[eventType]?.to ?? null;
+}
+
+/**
+ * An iteration row's status, as the task store writes it: inserted `waiting` (for hypotheses),
+ * `running` once it takes them, `done` once ranked.
+ */
+export const iterationStatuses = ['waiting', 'running', 'done'] as const;
+
+export type IterationStatus = (typeof iterationStatuses)[number];
+
+export function isIterationStatus(value: string): value is IterationStatus {
+  return (iterationStatuses as readonly string[]).includes(value);
+}
