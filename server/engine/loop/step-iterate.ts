@@ -1,0 +1,173 @@
+import { testEditsOf, type FileChange } from '../review/test-edits';
+import type { Hypothesis } from '../shadow/hypothesis';
+import type { CandidateHypothesis, RejectedHypothesis } from './fixer';
+import type { LoopTask } from './loop-ports';
+import { failingIds, remainingFailures } from './run-evidence';
+import { again, done, type StepContext, type StepOutcome } from './step-context';
+import { emptyReport, evidenceOf, noFailures, touchedPaths } from './step-values';
+import { noMoreHypotheses, putUpForReview } from './step-review';
+import { runGates, shadowRunFor } from './step-runs';
+
+// An iteration: hypotheses from the fixer, run against the checkpoint, the winner committed.
+
+/** Under review or approved: new hypotheses reopen the task if the budget allows. */
+export async function reopenAfterReview(step: StepContext, task: LoopTask): Promise<StepOutcome> {
+  if (task.status !== 'awaiting_review' && task.status !== 'approved') return done;
+  if (task.iterationCount >= task.maxIterations) return done;
+  const pending = await step.deps.store.pendingHypotheses(step.taskId);
+  if (pending.length === 0) return done;
+  await step.deps.store.beginIteration(step.taskId, task.iterationCount + 1);
+  return again;
+}
+
+export async function runIteration(step: StepContext, task: LoopTask): Promise<StepOutcome> {
+  const iteration = step.required(task.currentIteration, 'current iteration');
+  const workspace = await step.deps.workspaces.open(task);
+  let candidates: readonly CandidateHypothesis[];
+  let rejected: readonly RejectedHypothesis[] = [];
+  if (iteration.taken) {
+    // A step ran these and did not finish (crash, restart): start over from the checkpoint.
+    await workspace.rollbackTo(step.required(task.checkpointSha, 'checkpoint'));
+    candidates = await step.deps.store.takenHypotheses(step.taskId, iteration.index);
+    await step.emit({
+      type: 'task.resumed',
+      status: task.status,
+      checkpointSha: task.checkpointSha,
+    });
+  } else {
+    const fixer = task.fixer === 'external' ? step.deps.fixer : step.deps.fixers?.[task.fixer];
+    if (fixer === undefined) {
+      return step.end(task, {
+        type: 'task.failed',
+        reason: `this server has no '${task.fixer}' fixer configured`,
+      });
+    }
+    const decision = await fixer.decide(
+      {
+        taskId: step.taskId,
+        iteration: iteration.index,
+        wanted: task.hypothesesPerIteration,
+        iterationStartedAt: iteration.startedAt,
+        waitMs: task.hypothesisWaitMs,
+        now: step.deps.clock.now(),
+        workspace: workspace.path,
+        testCommand: task.testCommand,
+        lastRun: task.lastRun,
+        failingTests: task.referenceRun === null ? [] : failingIds(task.referenceRun),
+        recentlyBroken: task.recentlyBroken,
+        pending: await step.deps.store.pendingHypotheses(step.taskId),
+        repository: step.deps.workspaces.repository(task),
+        allowTestEdits: task.allowTestEdits,
+        tokensLeft: task.maxTokens === null ? null : Math.max(0, task.maxTokens - task.tokensUsed),
+      },
+      step.signal,
+    );
+    if (decision.kind !== 'wait' && decision.spend !== undefined) {
+      await step.deps.store.recordSpend(step.taskId, decision.spend);
+    }
+    if (decision.kind === 'give_up') return noMoreHypotheses(step, task, decision.reason);
+    if (decision.kind === 'wait') {
+      if (task.status !== 'awaiting_hypotheses') {
+        await step.emit({
+          type: 'iteration.awaiting_hypotheses',
+          index: iteration.index,
+          wanted: task.hypothesesPerIteration,
+          deadline: new Date(iteration.startedAt.getTime() + task.hypothesisWaitMs).toISOString(),
+        });
+      }
+      const budgetEnd = step.budgetEnd(task);
+      const until = budgetEnd !== null && budgetEnd < decision.until ? budgetEnd : decision.until;
+      return { kind: 'park', until };
+    }
+    candidates = decision.hypotheses;
+    rejected = decision.rejected ?? [];
+    await step.deps.store.takeHypotheses(step.taskId, iteration.index, candidates);
+  }
+
+  const hypotheses = candidates.map((c) => c.hypothesis);
+  // A hypothesis that edits tests could pass by weakening them: unless the task allows it, it
+  // runs and is shown, but ranks last and cannot win.
+  const demote = task.allowTestEdits
+    ? new Map<string, string>()
+    : await testEditors(step, task, hypotheses);
+  const reference = task.referenceRun ?? task.baselineRun;
+  // Every sample a fixer produced may have been rejected: a red iteration with nothing to run.
+  const report =
+    hypotheses.length === 0
+      ? emptyReport(step.deps.shadows.mode)
+      : await shadowRunFor(step, task, workspace, iteration.index, hypotheses, {
+          apply: true,
+          demote,
+          ...(reference === null ? {} : { reference: evidenceOf(reference) }),
+        });
+  if (report === null) return step.aborted(task);
+  const winner = hypotheses.find((h) => h.name === report.winner);
+  const checkpointSha =
+    report.applied && winner !== undefined
+      ? await workspace.checkpoint(
+          `Iteration ${iteration.index}: ${winner.name}`,
+          touchedPaths(winner),
+        )
+      : null;
+  const winning = report.hypotheses.find((h) => h.name === report.winner);
+  const left = winning === undefined ? null : remainingFailures(winning, task.knownFailures);
+  // Green: every failure fixed but the known ones. A winner that left some is progress, kept
+  // as the checkpoint the next iteration builds on.
+  const green = left !== null && left.count === 0;
+  await step.deps.store.recordIteration(step.taskId, {
+    index: iteration.index,
+    report,
+    command: task.testCommand,
+    checkpointSha,
+    green,
+    rejected,
+  });
+  if (!(await runGates(step, task, workspace, checkpointSha))) return step.aborted(task);
+  if (green) return putUpForReview(step, { ...task, checkpointSha }, workspace, noFailures);
+  if (iteration.index < task.maxIterations) {
+    await step.deps.store.beginIteration(step.taskId, iteration.index + 1);
+    return again;
+  }
+  const progressed = checkpointSha !== null ? { ...task, checkpointSha } : task;
+  return noMoreHypotheses(
+    step,
+    progressed,
+    `no hypothesis made the tests pass in ${task.maxIterations} iteration(s)`,
+    left ?? undefined,
+  );
+}
+
+/**
+ * Hypotheses that edit tests, by name, with what they edit: test files, test configuration,
+ * tests inside source files. Read against the newest checkpoint, which they change.
+ */
+export async function testEditors(
+  step: StepContext,
+  task: LoopTask,
+  hypotheses: readonly Hypothesis[],
+): Promise<Map<string, string>> {
+  const repository = step.deps.workspaces.repository(task);
+  const before = async (path: string): Promise<string | null> =>
+    repository.readFile(path).catch(() => null);
+  const demote = new Map<string, string>();
+  for (const h of hypotheses) {
+    const changes: FileChange[] = [
+      ...(await Promise.all(
+        h.edits.map(async (e) => ({
+          path: e.path,
+          before: await before(e.path),
+          after: e.content,
+        })),
+      )),
+      ...(await Promise.all(
+        h.delete.map(async (path) => ({ path, before: await before(path), after: null })),
+      )),
+    ];
+    const edits = testEditsOf(changes);
+    if (edits.length > 0) {
+      const what = edits.map((e) => e.what).join('; ');
+      demote.set(h.name, `it edits tests, which this task does not allow (${what})`);
+    }
+  }
+  return demote;
+}

@@ -1,0 +1,107 @@
+import { LineBatcher, SerialWriter } from './event-queue';
+import type { LoopTask, SetupRecord } from './loop-ports';
+import { again, type StepContext, type StepOutcome } from './step-context';
+import { setupFailureReason } from './step-values';
+
+// The first phases: the workspace (intake, worktree), then its setup.
+
+const defaultSetupTimeoutMs = 15 * 60 * 1000;
+
+export async function prepareWorkspace(step: StepContext, task: LoopTask): Promise<StepOutcome> {
+  const writer = new SerialWriter();
+  let lastProgress = 0;
+  const prepared = await step.deps.workspaces.prepare(task, {
+    emit: (event) => {
+      // Progress is cumulative: a few a second tell the story, thousands would flood the log.
+      if (event.type === 'intake.progress' || event.type === 'intake.git.progress') {
+        const now = step.deps.clock.monotonicMs();
+        if (now - lastProgress < 250) return;
+        lastProgress = now;
+      }
+      writer.push(() => step.emit(event));
+    },
+  });
+  await writer.drain();
+  if (!prepared.ok) {
+    return step.end(task, {
+      type: 'task.failed',
+      reason: `${prepared.code}: ${prepared.message}`,
+    });
+  }
+  await step.emit(
+    {
+      type: 'workspace.ready',
+      baselineCommit: prepared.baselineCommit,
+      worktreePath: prepared.workspace.path,
+      mode: step.deps.shadows.mode,
+      fallbackReason: step.deps.shadows.fallbackReason,
+    },
+    {
+      sourceId: prepared.sourceId,
+      baselineCommit: prepared.baselineCommit,
+      checkpointSha: prepared.baselineCommit,
+      worktreePath: prepared.workspace.path,
+    },
+  );
+  const setup = step.deps.setup;
+  if (setup === undefined) {
+    await step.emit({ type: 'baseline.started', command: task.testCommand });
+    return again;
+  }
+  const plan = await setup.plan(task, prepared.workspace);
+  await step.emit({
+    type: 'setup.started',
+    commands: plan.commands,
+    detected: plan.detected,
+    reasons: plan.reasons,
+  });
+  return again;
+}
+
+/**
+ * Installs the task's dependencies in its worktree, once. It starts from a clean tree (what a
+ * crashed attempt half-installed is removed first) and a failure removes what it installed, so
+ * no later run ever sees half a setup.
+ */
+export async function setUpWorkspace(step: StepContext, task: LoopTask): Promise<StepOutcome> {
+  const setup = step.required(step.deps.setup ?? null, 'setup port');
+  const baselineCommit = step.required(task.baselineCommit, 'baseline commit');
+  const workspace = await step.deps.workspaces.open(task);
+  await workspace.rollbackTo(baselineCommit, { keepIgnored: false });
+  const plan = await setup.plan(task, workspace);
+  const writer = new SerialWriter();
+  const lines = new LineBatcher(
+    (subject, batch) =>
+      writer.push(() => step.emit({ type: 'run.output', subject, iteration: 0, lines: batch })),
+    step.deps.outputFlushMs,
+  );
+  const timeoutMs = step.runTimeout(task, step.deps.setupTimeoutMs ?? defaultSetupTimeoutMs);
+  let result;
+  try {
+    result = await setup.run(task, workspace, plan, {
+      onLine: (line) => lines.add('setup', line),
+      signal: step.signal,
+      timeoutMs,
+    });
+  } finally {
+    lines.flushAll();
+    await writer.drain();
+  }
+  if (step.signal.aborted) return step.aborted(task);
+  const record: SetupRecord = {
+    commands: plan.commands,
+    detected: plan.detected,
+    reasons: plan.reasons,
+    cached: result.cached,
+    durationMs: result.durationMs,
+    egress: result.egress,
+    env: plan.env,
+  };
+  await step.emit({ type: 'setup.finished', ...result }, { setup: record });
+  if (!result.ok) {
+    await workspace.rollbackTo(baselineCommit, { keepIgnored: false });
+    return step.end(task, { type: 'task.failed', reason: setupFailureReason(result) });
+  }
+  await step.emit({ type: 'baseline.started', command: task.testCommand });
+  return again;
+}
