@@ -1,7 +1,33 @@
-import { randomBytes } from 'node:crypto';
-import os from 'node:os';
 import type { Db, Prisma } from '../db/client';
 import { AppError } from '../errors/app-error';
+import { claimJob } from './claim-job';
+import { describeError } from './describe-error';
+import { enqueueJob } from './enqueue-job';
+import { checkDate, checkDuration } from './job-checks';
+import { held, unlocked } from './job-lease';
+import {
+  PARKED_UNTIL_WOKEN,
+  type ClaimedJob,
+  type EnqueueResult,
+  type FailDisposition,
+  type JobQueueOptions,
+  type JobState,
+  type JobView,
+  type StepOutcome,
+} from './job-types';
+
+export { describeError } from './describe-error';
+export {
+  PARKED_UNTIL_WOKEN,
+  type ClaimedJob,
+  type EnqueueResult,
+  type FailDisposition,
+  type JobQueueOptions,
+  type JobState,
+  type JobView,
+  type StepOutcome,
+} from './job-types';
+export { isLocalWorkerAlive, newWorkerId, parseWorkerId } from './worker-id';
 
 /**
  * The DB-backed task job queue: one `Job` row per task. A worker claims a due job by taking a
@@ -20,68 +46,6 @@ import { AppError } from '../errors/app-error';
  * Times come from the queue's clock (not the database's), so every process sharing the database
  * must have a roughly synchronised clock: a skew shortens or lengthens other workers' leases.
  */
-
-export type JobState = 'queued' | 'running' | 'parked' | 'done';
-
-/** How a step of the task loop ended. */
-export type StepOutcome =
-  /** The task reached a state where nothing more is scheduled. */
-  | { readonly kind: 'done' }
-  /** Waiting for input: run again when woken, or at `until` at the latest (null: only when woken). */
-  | { readonly kind: 'park'; readonly until: Date | null }
-  /** Run another step right away. */
-  | { readonly kind: 'continue' };
-
-/** A job this worker now holds; pass `id` back to renew/finish/fail/release. */
-export interface ClaimedJob {
-  readonly id: string;
-  readonly taskId: string;
-  /** Steps that threw since the job's last step that ended normally (not counting this one). */
-  readonly attempts: number;
-  readonly lastError: string | null;
-  readonly lockedUntil: Date;
-  /** True when the job was taken over from a worker whose lease had expired. */
-  readonly reclaimed: boolean;
-}
-
-export interface JobView {
-  readonly id: string;
-  readonly taskId: string;
-  readonly state: JobState;
-  /** When the job is (or becomes) due; null for a park without a deadline. */
-  readonly runAt: Date | null;
-  readonly wakeRequested: boolean;
-  readonly attempts: number;
-  readonly lockedBy: string | null;
-  readonly lockedUntil: Date | null;
-  readonly lastError: string | null;
-}
-
-/**
- * What `enqueue` did: `created` a job, `woke` a parked/done one (or moved a queued one's `runAt`
- * earlier), asked the running step's worker to re-queue it (`wake-requested`), or nothing
- * (`unchanged`: already queued and due no later).
- */
-export type EnqueueResult = 'created' | 'woken' | 'wake-requested' | 'unchanged';
-
-export type FailDisposition = { readonly retryAt: Date } | { readonly giveUp: true };
-
-export interface JobQueueOptions {
-  /** The queue's notion of "now" (tests pass a fake one). */
-  clock?: () => Date;
-}
-
-/** The `runAt` of a parked job without a deadline: never due by time, only by a wake-up. */
-export const PARKED_UNTIL_WOKEN = new Date('9999-12-31T00:00:00.000Z');
-
-/** Claim candidates read per round: losers of a race try the next one without a new query. */
-const CLAIM_CANDIDATES = 8;
-const CLAIM_ROUNDS = 4;
-const ENQUEUE_ROUNDS = 10;
-const MAX_ERROR_LENGTH = 4000;
-
-const unlocked = { lockedBy: null, lockedUntil: null, wakeRequested: false } as const;
-
 export class JobQueue {
   readonly now: () => Date;
 
@@ -99,51 +63,7 @@ export class JobQueue {
    * step ends (see `finish`). Idempotent, and safe when callers race (the unique `taskId`).
    */
   async enqueue(taskId: string, options: { runAt?: Date } = {}): Promise<EnqueueResult> {
-    const now = this.now();
-    if (options.runAt !== undefined) checkDate(options.runAt, 'runAt');
-    const wakeAt = options.runAt !== undefined && options.runAt < now ? options.runAt : now;
-    for (let round = 0; round < ENQUEUE_ROUNDS; round++) {
-      const job = await this.db.job.findUnique({
-        where: { taskId },
-        select: { id: true, state: true, runAt: true },
-      });
-      if (job === null) {
-        try {
-          await this.db.job.create({
-            data: { taskId, state: 'queued', runAt: options.runAt ?? now },
-          });
-          return 'created';
-        } catch (error) {
-          const code = prismaCode(error);
-          if (code === 'P2002') continue; // Another caller created it first: wake that one.
-          if (code === 'P2003') throw new AppError('NOT_FOUND', `No task ${taskId}`);
-          throw error;
-        }
-      }
-      if (job.state === 'running') {
-        const { count } = await this.db.job.updateMany({
-          where: { id: job.id, state: 'running' },
-          data: { wakeRequested: true },
-        });
-        if (count === 1) return 'wake-requested';
-      } else if (job.state === 'queued') {
-        if (job.runAt <= wakeAt) return 'unchanged';
-        const { count } = await this.db.job.updateMany({
-          where: { id: job.id, state: 'queued', runAt: { gt: wakeAt } },
-          data: { runAt: wakeAt },
-        });
-        if (count === 1) return 'woken';
-      } else {
-        // parked or done. A new run of a done job starts with a clean slate of attempts.
-        const { count } = await this.db.job.updateMany({
-          where: { id: job.id, state: job.state },
-          data: { state: 'queued', runAt: wakeAt, attempts: 0, ...unlocked },
-        });
-        if (count === 1) return 'woken';
-      }
-      // The job changed between the read and the write: look again.
-    }
-    throw new AppError('CONFLICT', `Could not enqueue task ${taskId}: its job keeps changing`);
+    return enqueueJob(this.db, this.now(), taskId, options);
   }
 
   /**
@@ -158,47 +78,7 @@ export class JobQueue {
     leaseMs: number,
     options: { excludeTaskIds?: readonly string[] } = {},
   ): Promise<ClaimedJob | null> {
-    checkWorkerId(workerId);
-    checkDuration(leaseMs, 'leaseMs');
-    const exclude = options.excludeTaskIds ?? [];
-    for (let round = 0; round < CLAIM_ROUNDS; round++) {
-      const now = this.now();
-      const candidates = await this.db.job.findMany({
-        where: {
-          ...(exclude.length > 0 ? { taskId: { notIn: [...exclude] } } : {}),
-          OR: [
-            { state: { in: ['queued', 'parked'] }, runAt: { lte: now } },
-            { state: 'running', lockedUntil: { lt: now } },
-          ],
-        },
-        orderBy: [{ runAt: 'asc' }, { createdAt: 'asc' }],
-        take: CLAIM_CANDIDATES,
-        select: { id: true, taskId: true, state: true, attempts: true, lastError: true },
-      });
-      if (candidates.length === 0) return null;
-      for (const candidate of candidates) {
-        const reclaimed = candidate.state === 'running';
-        const lockedUntil = new Date(now.getTime() + leaseMs);
-        const { count } = await this.db.job.updateMany({
-          where: reclaimed
-            ? { id: candidate.id, state: 'running', lockedUntil: { lt: now } }
-            : { id: candidate.id, state: candidate.state, runAt: { lte: now } },
-          data: { state: 'running', lockedBy: workerId, lockedUntil, wakeRequested: false },
-        });
-        if (count === 1) {
-          return {
-            id: candidate.id,
-            taskId: candidate.taskId,
-            attempts: candidate.attempts,
-            lastError: candidate.lastError,
-            lockedUntil,
-            reclaimed,
-          };
-        }
-      }
-      // Every candidate went to another worker: read the next ones.
-    }
-    return null;
+    return claimJob(this.db, () => this.now(), workerId, leaseMs, options);
   }
 
   /** Extends the lease to now + leaseMs. False: this worker no longer holds the job. */
@@ -341,89 +221,4 @@ export class JobQueue {
     const { count } = await this.db.job.updateMany({ where, data });
     return count === 1;
   }
-}
-
-function held(jobId: string, workerId: string): Prisma.JobWhereInput {
-  return { id: jobId, state: 'running', lockedBy: workerId };
-}
-
-/** `${hostname}:${pid}:${random}`: unique per runner, and tells `isLocalWorkerAlive` its process. */
-export function newWorkerId(): string {
-  return `${os.hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
-}
-
-export function parseWorkerId(
-  workerId: string,
-): { hostname: string; pid: number; nonce: string } | null {
-  const match = /^(.+):(\d+):([^:]+)$/.exec(workerId);
-  if (match === null) return null;
-  const [, hostname = '', pid = '', nonce = ''] = match;
-  const parsed = Number(pid);
-  return Number.isSafeInteger(parsed) && parsed > 0 ? { hostname, pid: parsed, nonce } : null;
-}
-
-/**
- * False only when the worker ran on this host and its process is gone. Workers of other hosts
- * (and ids this cannot parse) count as alive: their leases expire instead. A reused pid makes a
- * dead worker look alive, which is safe (the lease still expires).
- */
-export function isLocalWorkerAlive(workerId: string): boolean {
-  const parsed = parseWorkerId(workerId);
-  if (parsed === null || parsed.hostname !== os.hostname()) return true;
-  if (parsed.pid === process.pid) return true;
-  try {
-    process.kill(parsed.pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: the process exists but belongs to another user.
-    return (error as NodeJS.ErrnoException).code !== 'ESRCH';
-  }
-}
-
-/**
- * The text stored as the job's `lastError`, for operators: name, message and the first stack
- * frames, bounded. It is never shown as it is: a task's stored `error` is made readable (one line,
- * no frames, no paths into the server's code) where it is recorded, in `abandonTask`.
- */
-export function describeError(error: unknown): string {
-  let text: string;
-  if (error instanceof Error) {
-    const frames = (error.stack ?? '')
-      .split('\n')
-      .filter((line) => line.startsWith('    at '))
-      .slice(0, 12);
-    text = [`${error.name}: ${error.message}`, ...frames].join('\n');
-  } else if (typeof error === 'string') {
-    text = error;
-  } else {
-    try {
-      // undefined for undefined, functions and symbols, whatever the declared type says.
-      const json = JSON.stringify(error) as string | undefined;
-      text = json ?? String(error);
-    } catch {
-      text = String(error);
-    }
-  }
-  return text.length > MAX_ERROR_LENGTH ? `${text.slice(0, MAX_ERROR_LENGTH - 1)}…` : text;
-}
-
-function checkWorkerId(workerId: string): void {
-  if (workerId === '') throw new AppError('INVALID_ARGUMENT', 'workerId must not be empty');
-}
-
-function checkDuration(ms: number, name: string): void {
-  if (!Number.isSafeInteger(ms) || ms <= 0) {
-    throw new AppError('INVALID_ARGUMENT', `${name} must be a whole number of ms > 0, got ${ms}`);
-  }
-}
-
-function checkDate(date: Date, name: string): void {
-  if (!(date instanceof Date) || Number.isNaN(date.getTime())) {
-    throw new AppError('INVALID_ARGUMENT', `${name} must be a valid Date`);
-  }
-}
-
-function prismaCode(error: unknown): string | undefined {
-  if (typeof error !== 'object' || error === null || !('code' in error)) return undefined;
-  return typeof error.code === 'string' ? error.code : undefined;
 }

@@ -2,15 +2,14 @@
 // writes out of every change, and a cache of setup outputs keyed by manifests and toolchains.
 export { commitSetupTree, detectSetup, type SetupPlan, type SetupTree } from './detect-setup';
 export { alwaysExcludedOutputs, excludeOutputs, excludePatternsFor } from './setup-outputs';
+export { relocateOutput } from './relocate-output';
+export { SetupCache, type CacheEntry } from './setup-cache';
 export {
-  SetupCache,
   readManifests,
-  relocateOutput,
   setupCacheKey,
   toolchainPrograms,
   toolchainVersions,
-  type CacheEntry,
   type SetupCacheKeyInput,
-} from './setup-cache';
+} from './setup-cache-key';
 export * from './run-setup';
 export { createTaskSetup, type TaskSetupOptions } from './task-setup';
