@@ -11,7 +11,7 @@ import { abandonTask, stepTask, type LoopDeps } from './engine/loop/task-step';
 import { systemClock } from './engine/ports';
 import { buildReviewArtifact } from './engine/review/review-artifact';
 import { defaultRunLimits, type RunLimits, type SandboxCapabilities } from './engine/sandbox';
-import { createShadowRunner } from './engine/shadow/create-shadow-runner';
+import { createShadowRunner, type ShadowRunner } from './engine/shadow/create-shadow-runner';
 import { pruneStaleWorktrees } from './engine/workspace/prune-worktrees';
 import { sourceGitDir, workspaceLayout } from './engine/workspace/workspace-layout';
 import {
@@ -59,6 +59,11 @@ export interface ServerRuntime extends Runtime {
   readonly env: RuntimeEnv;
   readonly db: Db;
   readonly bus: TaskEventBus;
+  /**
+   * The process's one shadow runner (one probe, one start-up sweep): the task loop runs on it, and
+   * so does MCP's `shadow_run`. `close()` waits for its scratch space to be deleted.
+   */
+  readonly shadows: ShadowRunner;
   /** Stops taking work, lets running steps end (they resume on the next start), closes the DB. */
   close(): Promise<void>;
 }
@@ -204,6 +209,7 @@ export async function createRuntime(
     env,
     db,
     bus,
+    shadows,
     async close() {
       await runner.stop();
       await shadows.settled();

@@ -45,7 +45,7 @@ const unknown: ErrorInfo = {
   field: null,
 };
 
-/** Input errors read `field: problem; other: problem` (server/api/rest/validation.ts). */
+/** Input errors read `field: problem; other: problem` (server/api/http/validation.ts). */
 function fieldNamed(message: string): string | null {
   return /^([A-Za-z]+)(?:\[\d+\])?(?:\.[\w.[\]]+)?: /.exec(message)?.[1] ?? null;
 }

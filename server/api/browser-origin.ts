@@ -1,5 +1,5 @@
 import { loadEnv, type Env, type EnvSource } from '../env';
-import { jsonResponse } from './rest/http';
+import { jsonResponse } from './http/http-helpers';
 
 /**
  * The browser endpoints (the pages, `/api/trpc`, the archive upload, the patch download) answer

@@ -1,4 +1,4 @@
-import { createMcpHttpHandler, mcpServicesOf } from '@/server/mcp';
+import { createMcpHttpHandler, mcpServicesOf } from '@/server/api/mcp';
 import { getRuntime } from '@/server/runtime';
 
 export const dynamic = 'force-dynamic';

@@ -1,10 +1,11 @@
 import { type AppError, httpStatusOf, isAppError } from '../../errors/app-error';
-import { jsonResponse } from './http';
+import { jsonResponse } from './http-helpers';
 
 /**
- * The one place where the REST transport turns a failure into a response: an AppError keeps its
- * code, message and details with the status from `httpStatusOf`; anything else is a bug or a fault,
- * logged here and answered with a bare 500 (no message, no stack).
+ * The one place where an HTTP transport (REST, tRPC's browser routes, MCP over HTTP) turns a
+ * failure into a response: an AppError keeps its code, message and details with the status from
+ * `httpStatusOf`; anything else is a bug or a fault, logged here and answered with a bare 500 (no
+ * message, no stack).
  */
 export function errorResponse(error: unknown): Response {
   if (isAppError(error)) {

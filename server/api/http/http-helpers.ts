@@ -1,4 +1,4 @@
-/** Small HTTP helpers shared by the REST handlers. */
+/** Small HTTP helpers shared by the transports (REST, tRPC's browser routes, MCP over HTTP). */
 
 const jsonHeaders = {
   'Content-Type': 'application/json; charset=utf-8',

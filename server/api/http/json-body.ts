@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { AppError } from '../../errors/app-error';
-import { declaredContentLength, formatBytes, isJsonMediaType, mediaTypeOf } from './http';
+import { declaredContentLength, formatBytes, isJsonMediaType, mediaTypeOf } from './http-helpers';
 import { parseWith } from './validation';
 
 /**

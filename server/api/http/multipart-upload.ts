@@ -7,7 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import busboy from 'busboy';
 import { AppError } from '../../errors/app-error';
-import { declaredContentLength, formatBytes, mediaTypeOf } from './http';
+import { declaredContentLength, formatBytes, mediaTypeOf } from './http-helpers';
 
 export interface MultipartOptions {
   /** Directory the file is streamed into (created if missing), under a random name. */

@@ -1,5 +1,5 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { Actor } from '../tasks/task-api';
+import type { Actor } from '../../tasks/task-api';
 import type { McpTool, ToolCallExtra } from './define-tool';
 import type { McpServices, McpTransportKind, ToolContext } from './tool-context';
 import { mcpTools } from './tools';

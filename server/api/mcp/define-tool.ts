@@ -1,7 +1,7 @@
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
-import { requireScope } from '../auth/api-tokens';
+import { requireScope } from '../../auth/api-tokens';
 import type { ToolContext } from './tool-context';
 import { toolError } from './tool-error';
 

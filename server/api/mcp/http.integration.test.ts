@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixtureProject } from '../test-support/projects';
+import { fixtureProject } from '../../test-support/projects';
 import { call, errorOf } from './test-support/clients';
 import { startRealMcpServer, type RealMcpServer } from './test-support/real-server';
 

@@ -1,31 +1,25 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createFakeRuntime, tokens, type FakeRuntime } from '../api/rest/test-support/fake-runtime';
+import { fakeAuthenticate, tokens } from '../http/test-support/fake-auth';
 import { createMcpHttpHandler } from './http';
 import { call, errorOf } from './test-support/clients';
 import { createFakeServices, type FakeServices } from './test-support/fake-services';
 import { serveFetchHandler, type ServedHandler } from './test-support/serve-fetch';
 
-let rest: FakeRuntime;
 let services: FakeServices;
 let served: ServedHandler;
 
 beforeEach(async () => {
-  rest = await createFakeRuntime();
-  // The fake runtime's tasks, so its tokens act on the same tasks.
-  services = await createFakeServices({ tasks: rest.tasks });
+  services = await createFakeServices();
   served = await serveFetchHandler(
-    createMcpHttpHandler(() =>
-      Promise.resolve({ services, authenticate: rest.runtime.authenticate }),
-    ),
+    createMcpHttpHandler(() => Promise.resolve({ services, authenticate: fakeAuthenticate })),
   );
 });
 
 afterEach(async () => {
   await served.close();
   await services.dispose();
-  await rest.dispose();
 });
 
 async function connect(token: string): Promise<Client> {
@@ -66,7 +60,7 @@ describe('MCP over Streamable HTTP', () => {
     expect(client.getServerVersion()?.name).toBe('shadowbox');
     const { tools } = await client.listTools();
     expect(tools).toHaveLength(6);
-    const { id } = rest.tasks.addTask();
+    const { id } = services.tasks.addTask();
     const result = await call(client, 'get_task', { taskId: id });
     expect(result.structuredContent).toMatchObject({ id });
     expect(
@@ -94,7 +88,7 @@ describe('MCP over Streamable HTTP', () => {
 
   it("aborts a running call's shadows when the client goes away", async () => {
     services.runner.hang = true;
-    const task = rest.tasks.addTask({ status: 'awaiting_hypotheses' });
+    const task = services.tasks.addTask({ status: 'awaiting_hypotheses' });
     await import('node:fs/promises').then((fs) =>
       fs.mkdir(services.shadows.worktreeOf(task.id), { recursive: true }),
     );

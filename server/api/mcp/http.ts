@@ -1,7 +1,7 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { errorResponse } from '../api/rest/errors';
-import { bodyLimits } from '../api/rest/schemas';
-import type { Runtime } from '../runtime';
+import { errorResponse } from '../http/errors';
+import { bodyLimits } from '../http/schemas';
+import type { Runtime } from '../../runtime';
 import { createMcpServer } from './create-mcp-server';
 import type { McpServices } from './tool-context';
 

@@ -9,7 +9,7 @@ import {
   ensureBuilt,
   startServer,
   type ServerHandle,
-} from '../test-support/app-server';
+} from '../../test-support/app-server';
 import { call, errorOf } from './test-support/clients';
 
 /** `app/api/mcp/route.ts` in the built app under `next start`, with a token made by the CLI. */

@@ -1,64 +1,22 @@
-import type { RunLimits } from '../engine/sandbox';
-import { createShadowRunner } from '../engine/shadow';
-import { workspaceLayout, worktreePath } from '../engine/workspace/workspace-layout';
-import type { TaskServiceApi } from '../tasks/task-api';
-import type { ShadowRunner } from '../engine/shadow';
-import type { McpServices, McpShadows } from './tool-context';
+import { workspaceLayout, worktreePath } from '../../engine/workspace/workspace-layout';
+import type { TaskServiceApi } from '../../tasks/task-api';
+import type { McpServices, McpShadowRunner, McpShadows } from './tool-context';
 
-/** The part of the server's runtime the MCP tools use. */
+/** The part of the server's runtime the MCP tools use (a ServerRuntime is one). */
 export interface McpRuntimeParts {
   readonly tasks: TaskServiceApi;
-  readonly env: {
-    readonly dataDir: string;
-    readonly runLimits?: RunLimits;
-    readonly sandboxReadOnlyPaths?: readonly string[];
-  };
+  /** The process's one shadow runner (one probe, one sweep), which the task loop uses too. */
+  readonly shadows: McpShadowRunner;
+  readonly env: { readonly dataDir: string };
 }
 
-/**
- * `shadow_run`'s runner for a data directory, created (probe, sweep of dead runs) on first use and
- * then kept: one per server, not one per call.
- */
-export function dataDirShadows(
-  dataDir: string,
-  sandbox: {
-    readonly runLimits?: RunLimits;
-    readonly sandboxReadOnlyPaths?: readonly string[];
-  } = {},
-): McpShadows & {
-  /** Waits for the scratch space of finished runs to be deleted. */ settled(): Promise<void>;
-} {
-  let runner: Promise<ShadowRunner> | undefined;
-  const layout = workspaceLayout(dataDir);
+/** `shadow_run`'s view of the runtime's shadow runner and of the data directory's worktrees. */
+function runtimeShadows(runtime: Pick<McpRuntimeParts, 'shadows' | 'env'>): McpShadows {
+  const layout = workspaceLayout(runtime.env.dataDir);
+  const runner = Promise.resolve(runtime.shadows);
   return {
-    runner() {
-      runner ??= createShadowRunner({
-        dataDir,
-        ...(sandbox.runLimits === undefined ? {} : { limits: sandbox.runLimits }),
-        ...(sandbox.sandboxReadOnlyPaths === undefined
-          ? {}
-          : { sandboxReadOnlyPaths: sandbox.sandboxReadOnlyPaths }),
-      }).then(
-        (created) => {
-          if (created.fallbackReason !== null) {
-            console.error(
-              `[mcp] overlay shadows unavailable, running in place: ${created.fallbackReason}`,
-            );
-          }
-          return created;
-        },
-        (error: unknown) => {
-          runner = undefined;
-          throw error;
-        },
-      );
-      return runner;
-    },
+    runner: () => runner,
     worktreeOf: (taskId) => worktreePath(layout, taskId),
-    async settled() {
-      const created = await runner?.catch(() => undefined);
-      await created?.settled();
-    },
   };
 }
 
@@ -68,7 +26,7 @@ const byRuntime = new WeakMap<McpRuntimeParts, McpServices>();
 export function mcpServicesOf(runtime: McpRuntimeParts): McpServices {
   let services = byRuntime.get(runtime);
   if (services === undefined) {
-    services = { tasks: runtime.tasks, shadows: dataDirShadows(runtime.env.dataDir, runtime.env) };
+    services = { tasks: runtime.tasks, shadows: runtimeShadows(runtime) };
     byRuntime.set(runtime, services);
   }
   return services;

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Progress } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { formatReport } from '../cli/commands/shadow-run-format';
+import { formatReport } from '../../engine/shadow';
 import {
   agentActor,
   call,

@@ -9,11 +9,11 @@ import {
   StdioClientTransport,
 } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { snapshotTree } from '../engine/shadow/test-support/tree-snapshot';
-import { copyProject, fixtureProject, readTree } from '../test-support/projects';
+import { snapshotTree } from '../../engine/shadow/test-support/tree-snapshot';
+import { copyProject, fixtureProject, readTree } from '../../test-support/projects';
 import { call, errorOf, textOf } from './test-support/clients';
 
-const repoRoot = path.resolve(import.meta.dirname, '../..');
+const repoRoot = path.resolve(import.meta.dirname, '../../..');
 const cli = path.join(repoRoot, 'bin', 'shadowbox.mjs');
 const project = fixtureProject('pytest-calc');
 /** Real test runs may take longer than the SDK's default 60 s request timeout on a busy machine. */

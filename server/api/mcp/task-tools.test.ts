@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { HypothesisView, PlanStepView } from '../tasks/task-api';
+import type { HypothesisView, PlanStepView } from '../../tasks/task-api';
 import {
   agentActor,
   call,

@@ -1,5 +1,5 @@
-import type { ShadowRunner } from '../engine/shadow';
-import type { Actor, TaskServiceApi } from '../tasks/task-api';
+import type { ShadowRunner } from '../../engine/shadow';
+import type { Actor, TaskServiceApi } from '../../tasks/task-api';
 
 /** How the client reached the server: the local user over stdio, or a token holder over HTTP. */
 export type McpTransportKind = 'stdio' | 'http';
@@ -9,7 +9,7 @@ export type McpShadowRunner = Pick<ShadowRunner, 'mode' | 'fallbackReason' | 'ru
 
 /** Where `shadow_run` runs: the server's one shadow runner, and the tasks' worktrees. */
 export interface McpShadows {
-  /** The server's shadow runner, created on first use and kept for the life of the process. */
+  /** The process's one shadow runner (the runtime's, which the task loop uses too). */
   runner(): Promise<McpShadowRunner>;
   /** The absolute path of a task's worktree (it may not exist yet, or any more). */
   worktreeOf(taskId: string): string;

@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { httpStatusOf, isAppError } from '../errors/app-error';
+import { httpStatusOf, isAppError } from '../../errors/app-error';
 
 /**
  * A refusal or fault as a tool result (`isError: true`), not a protocol error, so the agent reads

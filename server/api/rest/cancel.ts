@@ -1,7 +1,7 @@
+import { jsonResponse } from '../http/http-helpers';
+import { parseTaskId } from '../http/schemas';
 import { authenticate } from './auth';
 import { restHandler, type TaskParams } from './handler';
-import { jsonResponse } from './http';
-import { parseTaskId } from './schemas';
 
 /** `POST /api/v1/tasks/{id}/cancel` → the TaskView (no body needed). */
 export const handleCancelTask = restHandler<TaskParams>(async (request, { runtime }, params) => {

@@ -1,15 +1,15 @@
-import { pickRunLimits } from '../../engine/sandbox';
 import { rm } from 'node:fs/promises';
+import { pickRunLimits } from '../../engine/sandbox';
 import { AppError } from '../../errors/app-error';
 import type { Actor, CreateTaskInput, TaskSourceInput } from '../../tasks/task-api';
+import { isJsonMediaType, jsonResponse, mediaTypeOf } from '../http/http-helpers';
+import { readJsonBody } from '../http/json-body';
+import { receiveMultipartUpload, type UploadedFile } from '../http/multipart-upload';
+import { bodyLimits, createTaskFieldsSchema, type CreateTaskFields } from '../http/schemas';
+import { parseWith } from '../http/validation';
 import { authenticate } from './auth';
 import { restHandler, type RestRuntime } from './handler';
-import { isJsonMediaType, jsonResponse, mediaTypeOf } from './http';
-import { readJsonBody } from './json-body';
 import { formToInput } from './create-task-form';
-import { receiveMultipartUpload, type UploadedFile } from './multipart-upload';
-import { bodyLimits, createTaskFieldsSchema, type CreateTaskFields } from './schemas';
-import { parseWith } from './validation';
 
 const archiveField = 'archive';
 

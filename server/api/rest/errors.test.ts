@@ -1,13 +1,13 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AppError } from '../../errors/app-error';
-import { errorResponse } from './errors';
+import { errorResponse } from '../http/errors';
+import { formatPath } from '../http/validation';
 import type { RestRuntime, TaskParams } from './handler';
 import { handleGetTask, handleListTasks } from './index';
 import { serveRoute, serveTaskRoute } from './route';
 import { expectError } from './test-support/assertions';
 import { createFakeRuntime } from './test-support/fake-runtime';
 import { getRequest } from './test-support/requests';
-import { formatPath } from './validation';
 
 afterEach(() => {
   vi.restoreAllMocks();

@@ -1,6 +1,7 @@
+import { parseTaskId } from '../http/schemas';
 import { authenticate } from './auth';
 import { restHandler, type TaskParams } from './handler';
-import { parseAfterSeq, parseTaskId } from './schemas';
+import { parseAfterSeq } from './query';
 import { defaultHeartbeatMs, eventStreamResponse } from './sse';
 
 /**

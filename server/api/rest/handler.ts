@@ -1,5 +1,5 @@
 import type { Runtime } from '../../runtime';
-import { errorResponse } from './errors';
+import { errorResponse } from '../http/errors';
 
 /**
  * The part of the server's Runtime the REST transport uses (a whole Runtime is one), so handlers

@@ -1,8 +1,8 @@
+import { jsonResponse } from '../http/http-helpers';
+import { readJsonBodyAs } from '../http/json-body';
+import { bodyLimits, parseTaskId, submitHypothesesBodySchema } from '../http/schemas';
 import { authenticate } from './auth';
 import { restHandler, type TaskParams } from './handler';
-import { jsonResponse } from './http';
-import { readJsonBodyAs } from './json-body';
-import { bodyLimits, parseTaskId, submitHypothesesBodySchema } from './schemas';
 
 /** `POST /api/v1/tasks/{id}/hypotheses` → `202 {"accepted":[names]}`. */
 export const handleSubmitHypotheses = restHandler<TaskParams>(

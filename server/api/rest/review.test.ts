@@ -1,8 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { TaskView } from '../../tasks/task-api';
+import { tokens } from '../http/test-support/fake-auth';
 import { handleReview } from './review';
 import { expectError, readJson } from './test-support/assertions';
-import { createFakeRuntime, tokens, type FakeRuntime } from './test-support/fake-runtime';
+import { createFakeRuntime, type FakeRuntime } from './test-support/fake-runtime';
 import { auth, jsonRequest } from './test-support/requests';
 
 let fake: FakeRuntime;

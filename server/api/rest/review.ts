@@ -1,8 +1,8 @@
+import { jsonResponse } from '../http/http-helpers';
+import { readJsonBodyAs } from '../http/json-body';
+import { bodyLimits, parseTaskId, reviewBodySchema } from '../http/schemas';
 import { authenticate, requireReviewerScope } from './auth';
 import { restHandler, type TaskParams } from './handler';
-import { jsonResponse } from './http';
-import { readJsonBodyAs } from './json-body';
-import { bodyLimits, parseTaskId, reviewBodySchema } from './schemas';
 
 /**
  * `POST /api/v1/tasks/{id}/review` → the TaskView. Reviewer tokens only (403); approving a hash

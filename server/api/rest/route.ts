@@ -1,4 +1,4 @@
-import { errorResponse } from './errors';
+import { errorResponse } from '../http/errors';
 import type { RestHandler, RestRuntime, TaskParams } from './handler';
 
 /** The second argument Next 16 passes to a route handler under `app/api/v1/tasks/[id]/…`. */

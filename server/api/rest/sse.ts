@@ -1,6 +1,6 @@
 import type { StoredEvent } from '../../db/event-store';
 import { isAppError } from '../../errors/app-error';
-import { errorBody } from './errors';
+import { errorBody } from '../http/errors';
 
 export const defaultHeartbeatMs = 15_000;
 

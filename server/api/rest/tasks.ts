@@ -1,7 +1,8 @@
+import { jsonResponse } from '../http/http-helpers';
+import { parseTaskId } from '../http/schemas';
 import { authenticate } from './auth';
 import { restHandler, type TaskParams } from './handler';
-import { jsonResponse } from './http';
-import { parseListLimit, parseTaskId } from './schemas';
+import { parseListLimit } from './query';
 
 /** `GET /api/v1/tasks[?limit=N]` → `{"tasks":[TaskSummary…]}`. */
 export const handleListTasks = restHandler<undefined>(async (request, { runtime }) => {

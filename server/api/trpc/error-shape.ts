@@ -2,7 +2,7 @@ import type { TRPCError } from '@trpc/server';
 import { getHTTPStatusCodeFromError } from '@trpc/server/http';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
 import { type AppErrorCode, httpStatusOf, isAppError } from '../../errors/app-error';
-import { invalidInput } from '../rest/validation';
+import { invalidInput } from '../http/validation';
 
 /** The one table from an AppError's HTTP status to a tRPC code; every 5xx is INTERNAL_SERVER_ERROR. */
 const trpcCodeByStatus: Readonly<Record<number, TRPC_ERROR_CODE_KEY>> = {

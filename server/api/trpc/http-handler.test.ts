@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { AppError } from '../../errors/app-error';
 import type { CreateTaskInput, Actor } from '../../tasks/task-api';
-import { FakeTaskService } from '../rest/test-support/fake-tasks';
+import { FakeTaskService } from '../http/test-support/fake-tasks';
 import { handleTrpcRequest } from './handler';
 
 /** A service whose create refuses URLs as the real policy does, and whose list is broken. */

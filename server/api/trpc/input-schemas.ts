@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { hypothesisSchema } from '../../engine/shadow/hypothesis';
-import { createTaskFieldsSchema, reviewBodySchema, testCommandSchema } from '../rest/schemas';
+import { createTaskFieldsSchema, reviewBodySchema, testCommandSchema } from '../http/schemas';
 
 /** Input schemas of the UI's procedures; the field rules are the REST API's. */
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FakeTaskService } from '../rest/test-support/fake-tasks';
+import { FakeTaskService } from '../http/test-support/fake-tasks';
 import { createContextInner } from './context';
 import { createCaller } from './root';
 import type { SandboxStatus } from '../../runtime';

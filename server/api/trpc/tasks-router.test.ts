@@ -1,7 +1,7 @@
 import { isTrackedEnvelope, TRPCError, type TrackedEnvelope } from '@trpc/server';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isAppError } from '../../errors/app-error';
-import { FakeTaskService } from '../rest/test-support/fake-tasks';
+import { FakeTaskService } from '../http/test-support/fake-tasks';
 import { createContextInner } from './context';
 import type { RequestOrigin } from './request-guard';
 import { createCaller } from './root';

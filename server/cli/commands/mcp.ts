@@ -1,8 +1,8 @@
 import { Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { loadEnv } from '../../env';
-import { dataDirShadows } from '../../mcp/services';
-import { serveMcpStdio } from '../../mcp/stdio';
+import { mcpServicesOf } from '../../api/mcp/services';
+import { serveMcpStdio } from '../../api/mcp/stdio';
 import { createRuntime } from '../../runtime';
 import { exitCodes, type CliCommand, type CliIo } from '../cli-io';
 
@@ -52,8 +52,8 @@ export const mcpCommand: CliCommand = async (args, io) => {
   }
   const env = loadEnv(io.env, io.cwd);
   keepStdoutForProtocol();
+  // One runtime, so one shadow runner: the task loop and `shadow_run` share its probe and sweep.
   const runtime = await createRuntime(env);
-  const shadows = dataDirShadows(env.dataDir, env);
   const stop = new AbortController();
   const onSignal = (): void => {
     stop.abort();
@@ -62,7 +62,7 @@ export const mcpCommand: CliCommand = async (args, io) => {
   process.once('SIGTERM', onSignal);
   try {
     await serveMcpStdio({
-      services: { tasks: runtime.tasks, shadows },
+      services: mcpServicesOf(runtime),
       stdin: io.stdin,
       stdout: writableOf(io.stdout),
       signal: stop.signal,
@@ -70,8 +70,8 @@ export const mcpCommand: CliCommand = async (args, io) => {
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
+    // Also waits for the scratch space of `shadow_run`'s finished runs to be deleted.
     await runtime.close();
-    await shadows.settled();
   }
   return exitCodes.ok;
 };

@@ -4,10 +4,14 @@ import { parseArgs } from 'node:util';
 import { AppError } from '../../errors/app-error';
 import { runnerNames, type RunnerName } from '../../engine/parsers';
 import type { RunLimits } from '../../engine/sandbox';
-import { createShadowRunner, type ShadowEvent, type ShadowRunReport } from '../../engine/shadow';
+import {
+  createShadowRunner,
+  formatReport,
+  type ShadowEvent,
+  type ShadowRunReport,
+} from '../../engine/shadow';
 import { loadEnv } from '../../env';
 import { exitCodes, type CliCommand, type CliIo } from '../cli-io';
-import { formatReport } from './shadow-run-format';
 import { loadSpec } from './shadow-spec-file';
 
 const help = `Usage: shadowbox shadow-run SPEC.json [options] -- CMD ARGS…

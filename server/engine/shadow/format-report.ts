@@ -1,4 +1,4 @@
-import type { ShadowRunReport } from '../../engine/shadow';
+import type { ShadowRunReport } from './shadow-report';
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)}s`;
 

@@ -11,6 +11,7 @@ export {
   type HypothesisEdit,
   type ShadowSpec,
 } from './hypothesis';
+export { formatReport } from './format-report';
 export type { ShadowEvent } from './shadow-events';
 export type { HypothesisOutcome, HypothesisResult, ShadowRunReport } from './shadow-report';
 export { shadowRun, type ShadowRunRequest, type ShadowRunDeps } from './shadow-run';

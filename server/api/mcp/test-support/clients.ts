@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { Actor } from '../../tasks/task-api';
+import type { Actor } from '../../../tasks/task-api';
 import { createMcpServer } from '../create-mcp-server';
 import type { McpServices, McpTransportKind } from '../tool-context';
 

@@ -1,9 +1,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { FakeTaskService } from '../../api/rest/test-support/fake-tasks';
-import type { ShadowRunReport, ShadowRunRequest, ShadowEvent } from '../../engine/shadow';
-import type { ShadowMode } from '../../engine/shadow/executor';
+import { FakeTaskService } from '../../http/test-support/fake-tasks';
+import type { ShadowRunReport, ShadowRunRequest, ShadowEvent } from '../../../engine/shadow';
+import type { ShadowMode } from '../../../engine/shadow/executor';
 import type { McpServices, McpShadowRunner, McpShadows } from '../tool-context';
 
 export const cannedReport: ShadowRunReport = {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { pickRunLimits } from '../../engine/sandbox';
-import { createTaskFieldsSchema } from '../../api/rest/schemas';
+import { pickRunLimits } from '../../../engine/sandbox';
+import { createTaskFieldsSchema } from '../../http/schemas';
 import { defineTool } from '../define-tool';
 
 const fields = createTaskFieldsSchema.shape;

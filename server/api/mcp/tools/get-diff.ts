@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseTaskId } from '../../api/rest/schemas';
+import { parseTaskId } from '../../http/schemas';
 import { defineTool } from '../define-tool';
 import { diffViewSchema } from '../schemas/diff';
 import { taskIdInput } from './task-id';

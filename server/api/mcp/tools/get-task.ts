@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseTaskId } from '../../api/rest/schemas';
+import { parseTaskId } from '../../http/schemas';
 import { defineTool } from '../define-tool';
 import { taskViewSchema } from '../schemas/task-view';
 import { taskIdInput } from './task-id';

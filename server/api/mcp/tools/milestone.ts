@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { AppError } from '../../errors/app-error';
-import { parseTaskId } from '../../api/rest/schemas';
-import type { MilestoneAction } from '../../tasks/task-api';
+import { AppError } from '../../../errors/app-error';
+import { parseTaskId } from '../../http/schemas';
+import type { MilestoneAction } from '../../../tasks/task-api';
 import { defineTool } from '../define-tool';
 import { milestoneResultSchema } from '../schemas/milestone';
 import { taskIdInput } from './task-id';

@@ -1,8 +1,8 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { parseTaskId } from '../../api/rest/schemas';
-import { checkCommand } from '../../engine/policy/command-policy';
-import { AppError } from '../../errors/app-error';
+import { parseTaskId } from '../../http/schemas';
+import { checkCommand } from '../../../engine/policy/command-policy';
+import { AppError } from '../../../errors/app-error';
 import type { ToolContext } from '../tool-context';
 
 export interface ShadowTarget {

@@ -1,9 +1,8 @@
 import os from 'node:os';
 import { z } from 'zod';
-import { testCommandSchema } from '../../api/rest/schemas';
-import { formatReport } from '../../cli/commands/shadow-run-format';
-import { shadowSpecSchema, type ShadowEvent } from '../../engine/shadow';
-import { AppError } from '../../errors/app-error';
+import { testCommandSchema } from '../../http/schemas';
+import { formatReport, shadowSpecSchema, type ShadowEvent } from '../../../engine/shadow';
+import { AppError } from '../../../errors/app-error';
 import { defineTool } from '../define-tool';
 import { shadowRunReportSchema } from '../schemas/shadow-report';
 import type { ToolContext } from '../tool-context';

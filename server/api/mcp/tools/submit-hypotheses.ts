@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseTaskId, submitHypothesesBodySchema } from '../../api/rest/schemas';
+import { parseTaskId, submitHypothesesBodySchema } from '../../http/schemas';
 import { defineTool } from '../define-tool';
 import { taskIdInput } from './task-id';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** A task id as tools take it; the tools check it with the REST `parseTaskId` (NOT_FOUND). */
+/** A task id as tools take it; the tools check it with the transports' `parseTaskId` (NOT_FOUND). */
 export const taskIdInput = z
   .string()
   .min(1)

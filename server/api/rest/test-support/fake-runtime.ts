@@ -1,16 +1,9 @@
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AppError } from '../../../errors/app-error';
-import type { Actor } from '../../../tasks/task-api';
+import { fakeAuthenticate } from '../../http/test-support/fake-auth';
+import { FakeTaskService } from '../../http/test-support/fake-tasks';
 import type { RestDeps, RestRuntime } from '../handler';
-import { FakeTaskService } from './fake-tasks';
-
-/** Bearer tokens the fake runtime knows. */
-export const tokens = {
-  agent: 'agent-token-0123456789',
-  reviewer: 'reviewer-token-0123456789',
-} as const;
 
 export interface FakeRuntime {
   readonly runtime: RestRuntime;
@@ -27,22 +20,11 @@ export async function createFakeRuntime(
   const root = await mkdtemp(join(tmpdir(), 'shadowbox-rest-'));
   const uploadDir = join(root, 'uploads');
   const tasks = new FakeTaskService();
-  const actors = new Map<string, Actor>([
-    [tokens.agent, { kind: 'token', tokenId: 'tok-agent', scopes: ['agent'] }],
-    [tokens.reviewer, { kind: 'token', tokenId: 'tok-reviewer', scopes: ['agent', 'reviewer'] }],
-  ]);
   const runtime: RestRuntime = {
     tasks,
     uploadDir,
     maxUploadBytes: options.maxUploadBytes ?? 1024 * 1024,
-    authenticate(authorization) {
-      const match = /^Bearer (\S+)$/.exec(authorization ?? '');
-      const actor = match?.[1] === undefined ? undefined : actors.get(match[1]);
-      if (actor === undefined) {
-        return Promise.reject(new AppError('UNAUTHENTICATED', 'a valid bearer token is required'));
-      }
-      return Promise.resolve(actor);
-    },
+    authenticate: fakeAuthenticate,
   };
   return {
     runtime,

@@ -1,4 +1,4 @@
-import { tokens } from './fake-runtime';
+import { tokens } from '../../http/test-support/fake-auth';
 
 export const base = 'http://127.0.0.1:3000/api/v1';
 

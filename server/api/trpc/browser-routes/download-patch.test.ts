@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FakeTaskService } from '../../rest/test-support/fake-tasks';
+import { FakeTaskService } from '../../http/test-support/fake-tasks';
 import { handleDownloadPatch } from './download-patch';
 
 const patch = 'From 0000 Mon Sep 17 00:00:00 2001\nSubject: fix\n\ndiff --git a/x b/x\n';

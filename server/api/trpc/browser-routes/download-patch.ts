@@ -1,6 +1,6 @@
 import { AppError } from '../../../errors/app-error';
 import type { Runtime } from '../../../runtime';
-import { errorResponse } from '../../rest/errors';
+import { errorResponse } from '../../http/errors';
 import { taskIdSchema } from '../input-schemas';
 import { refuseCrossSite, requestOrigin } from '../request-guard';
 

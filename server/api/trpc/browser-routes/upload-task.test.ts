@@ -2,7 +2,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FakeTaskService } from '../../rest/test-support/fake-tasks';
+import { FakeTaskService } from '../../http/test-support/fake-tasks';
 import { handleUploadTask } from './upload-task';
 
 let root: string;

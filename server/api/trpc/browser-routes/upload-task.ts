@@ -2,18 +2,18 @@ import { rm } from 'node:fs/promises';
 import { z } from 'zod';
 import { AppError } from '../../../errors/app-error';
 import type { Runtime } from '../../../runtime';
-import { errorResponse } from '../../rest/errors';
-import { jsonResponse } from '../../rest/http';
-import { receiveMultipartUpload } from '../../rest/multipart-upload';
+import { errorResponse } from '../../http/errors';
+import { jsonResponse } from '../../http/http-helpers';
+import { receiveMultipartUpload } from '../../http/multipart-upload';
 import {
   buildCommandSchema,
   createTaskFieldsSchema,
   knownFailuresSchema,
   setupCommandsSchema,
   testCommandSchema,
-} from '../../rest/schemas';
+} from '../../http/schemas';
 import { pickRunLimits } from '../../../engine/sandbox';
-import { parseWith } from '../../rest/validation';
+import { parseWith } from '../../http/validation';
 import { requestOrigin, requireUi } from '../request-guard';
 
 export type UploadRuntime = Pick<Runtime, 'tasks' | 'uploadDir' | 'maxUploadBytes'>;
