@@ -68,6 +68,26 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: frameworkImports }] },
   },
   {
+    // One door into the engine: from outside it, `server/engine` or a folder's own door
+    // (`server/engine/<folder>`), never a file inside a folder. Tests may reach further in.
+    files: ['server/**/*.ts', 'app/**/*.{ts,tsx}', 'bench/**/*.ts'],
+    ignores: ['server/engine/**', '**/*.test.ts', '**/test-support/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '(^|/)engine/[a-z-]+/[^/]+$',
+              message:
+                'Import the engine through its door: server/engine or server/engine/<folder> (its index.ts).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['components/**/*.{ts,tsx}'],
     rules: {
       // Values never; the router's *type* is the contract the tRPC client is typed with.

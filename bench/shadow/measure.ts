@@ -1,6 +1,6 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { runProcess, type ProcessResult } from '../../server/engine/process/run-process';
+import { runProcess, type ProcessResult } from '../../server/engine/process';
 import { sandboxEnv } from '../../server/engine/sandbox';
 import type { Hypothesis, ShadowRunner } from '../../server/engine/shadow';
 import type { BenchProject } from './projects/project';

@@ -1,5 +1,5 @@
 import pLimit from 'p-limit';
-import type { SandboxHost } from '../../server/engine/sandbox/sandbox-host';
+import type { SandboxHost } from '../../server/engine/sandbox';
 import type { ShadowRunner } from '../../server/engine/shadow';
 import { manualShadow, type CopyUpVariant } from './copy-up';
 import { inPlaceRun, median, rewarm, shadowRun, timed } from './measure';

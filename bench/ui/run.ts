@@ -17,7 +17,7 @@ import { parseArgs } from 'node:util';
 import { chromium, type Browser } from '@playwright/test';
 import { create as createTar } from 'tar';
 import { chromiumLaunchOptions } from '../../e2e/support/chromium';
-import type { Hypothesis } from '../../server/engine/shadow/hypothesis';
+import type { Hypothesis } from '../../server/engine/shadow';
 import {
   createToken,
   ensureBuilt,

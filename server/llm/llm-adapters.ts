@@ -1,8 +1,8 @@
 import OpenAI from 'openai';
-import type { ChatClient } from '../engine/fixers/chat-client';
-import { createLlmFixer } from '../engine/fixers/llm-fixer';
-import { createLlmReviewer, type LlmReviewer } from '../engine/fixers/llm-reviewer';
-import type { Fixer } from '../engine/loop/fixer';
+import type { ChatClient } from '../engine/fixers';
+import { createLlmFixer } from '../engine/fixers';
+import { createLlmReviewer, type LlmReviewer } from '../engine/fixers';
+import type { Fixer } from '../engine/loop';
 import type { LlmConfig } from './llm-config';
 
 export interface LlmAdapters {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { TokenPrices } from '../engine/fixers/chat-client';
+import type { TokenPrices } from '../engine/fixers';
 import { redact } from '../env';
 import { AppError } from '../errors/app-error';
 

@@ -1,7 +1,7 @@
 import { recordAudit } from '../audit/audit-log';
 import { actorLabel } from '../auth/actor';
 import { AppError } from '../errors/app-error';
-import { activeStatuses } from '../engine/loop/task-status';
+import { activeStatuses } from '../engine/loop';
 import { getTask } from './get-task';
 import type { Actor, TaskView } from './task-api';
 import { statusOf } from './task-rows';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Tx } from '../db/transaction';
-import type { CandidateHypothesis } from '../engine/loop/fixer';
+import type { CandidateHypothesis } from '../engine/loop';
 
 const sha256 = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
 

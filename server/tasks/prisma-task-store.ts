@@ -2,7 +2,7 @@ import type { Db } from '../db/client';
 import { appendEventInTransaction, type StoredEvent } from '../db/event-store';
 import { inTransaction, type Tx } from '../db/transaction';
 import { AppError } from '../errors/app-error';
-import type { CandidateHypothesis, FixerSpend } from '../engine/loop/fixer';
+import type { CandidateHypothesis, FixerSpend } from '../engine/loop';
 import {
   gatesFinished,
   type GateResult,
@@ -11,9 +11,9 @@ import {
   type ReviewArtifact,
   type TaskChanges,
   type TaskLoopStore,
-} from '../engine/loop/loop-ports';
-import type { RunSummary, TaskEvent } from '../engine/loop/task-events';
-import { reduceTask, type TaskState } from '../engine/loop/task-reducer';
+} from '../engine/loop';
+import type { RunSummary, TaskEvent } from '../engine/loop';
+import { reduceTask, type TaskState } from '../engine/loop';
 import { hypothesisWithEdits, insertHypothesis, toCandidate } from './hypothesis-rows';
 import { loadLoopTask } from './load-loop-task';
 import type { TaskEventBus } from './task-event-bus';

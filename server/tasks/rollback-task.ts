@@ -1,8 +1,8 @@
 import { recordAudit } from '../audit/audit-log';
 import { actorLabel } from '../auth/actor';
 import { AppError } from '../errors/app-error';
-import type { LoopTask } from '../engine/loop/loop-ports';
-import { activeStatuses } from '../engine/loop/task-status';
+import type { LoopTask } from '../engine/loop';
+import { activeStatuses } from '../engine/loop';
 import { cancelTask } from './cancel-task';
 import { getTask } from './get-task';
 import type { Actor, TaskView } from './task-api';

@@ -3,15 +3,15 @@ import { recordAudit } from '../audit/audit-log';
 import { actorLabel } from '../auth/actor';
 import { prismaCode, type Tx } from '../db/transaction';
 import { AppError } from '../errors/app-error';
-import { activeStatuses } from '../engine/loop/task-status';
-import type { Hypothesis } from '../engine/shadow/hypothesis';
+import { activeStatuses } from '../engine/loop';
+import type { Hypothesis } from '../engine/shadow';
 import {
   checkHypothesisAgainst,
   checkHypothesisPaths,
   workspaceEntries,
   type EntryLookup,
-} from '../engine/shadow/hypothesis-paths';
-import { worktreePath } from '../engine/workspace/workspace-layout';
+} from '../engine/shadow';
+import { worktreePath } from '../engine/workspace';
 import { insertHypothesis } from './hypothesis-rows';
 import type { Actor } from './task-api';
 import { statusOf } from './task-rows';

@@ -1,10 +1,10 @@
 import type { RunLimits } from '../engine/sandbox';
-import type { Hypothesis } from '../engine/shadow/hypothesis';
-import type { DiffFlags } from '../engine/review/diff-flags';
-import type { TaskStatus } from '../engine/loop/task-status';
+import type { Hypothesis } from '../engine/shadow';
+import type { DiffFlags } from '../engine/review';
+import type { TaskStatus } from '../engine/loop';
 import type { StoredEvent } from '../db/event-store';
-import type { SetupRecord } from '../engine/loop/loop-ports';
-import type { TestDelta } from '../engine/shadow/test-delta';
+import type { SetupRecord } from '../engine/loop';
+import type { TestDelta } from '../engine/shadow';
 
 /**
  * What the task services offer the transports (REST for agents, tRPC for the UI, MCP). The

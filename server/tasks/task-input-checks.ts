@@ -1,11 +1,7 @@
 import { runLimitsProblem, type RunLimits } from '../engine/sandbox';
 import { AppError } from '../errors/app-error';
-import { maxIterationsCeiling } from '../engine/loop/task-step';
-import {
-  checkBuildCommand,
-  checkCommand,
-  checkSetupCommand,
-} from '../engine/policy/command-policy';
+import { maxIterationsCeiling } from '../engine/loop';
+import { checkBuildCommand, checkCommand, checkSetupCommand } from '../engine/policy';
 import type { CreateTaskInput, PlanStepInput } from './task-api';
 
 export const defaults = {

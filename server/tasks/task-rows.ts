@@ -1,11 +1,11 @@
-import { isPass } from '../engine/shadow/rank';
-import type { TestDelta } from '../engine/shadow/test-delta';
+import { isPass } from '../engine/shadow';
+import type { TestDelta } from '../engine/shadow';
 import type { TestCase } from '../engine/parsers';
 import type { Prisma } from '../db/client';
 import { AppError } from '../errors/app-error';
-import type { LoopSource } from '../engine/loop/loop-ports';
-import type { RunSummary } from '../engine/loop/task-events';
-import { isTaskStatus, type TaskStatus } from '../engine/loop/task-status';
+import type { LoopSource } from '../engine/loop';
+import type { RunSummary } from '../engine/loop';
+import { isTaskStatus, type TaskStatus } from '../engine/loop';
 
 /*
  * Between the task tables' rows and the engine's values, both ways: the task store writes and

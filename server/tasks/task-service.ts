@@ -1,7 +1,7 @@
 import type { Db } from '../db/client';
-import type { GitUrlPolicy } from '../engine/intake/git-url-policy';
-import type { Hypothesis } from '../engine/shadow/hypothesis';
-import type { WorkspaceLayout } from '../engine/workspace/workspace-layout';
+import type { GitUrlPolicy } from '../engine/intake';
+import type { Hypothesis } from '../engine/shadow';
+import type { WorkspaceLayout } from '../engine/workspace';
 import type { Clock } from '../engine/ports';
 import { cancelTask } from './cancel-task';
 import { createTask } from './create-task';

@@ -1,10 +1,10 @@
 import type { Db } from '../db/client';
 import { AppError } from '../errors/app-error';
-import type { SetupRecord } from '../engine/loop/loop-ports';
-import { failingIds, remainingFailures } from '../engine/loop/run-evidence';
+import type { SetupRecord } from '../engine/loop';
+import { failingIds, remainingFailures } from '../engine/loop';
 import type { TestCase } from '../engine/parsers';
-import type { DiffFlags } from '../engine/review/diff-flags';
-import type { TestDelta } from '../engine/shadow/test-delta';
+import type { DiffFlags } from '../engine/review';
+import type { TestDelta } from '../engine/shadow';
 import { loadPlan } from './plan-views';
 import type {
   BaselineView,

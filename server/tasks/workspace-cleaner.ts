@@ -1,6 +1,6 @@
-import { TaskWorktree } from '../engine/workspace/task-worktree';
-import { sourceGitDir, type WorkspaceLayout } from '../engine/workspace/workspace-layout';
-import type { LoopTask } from '../engine/loop/loop-ports';
+import { TaskWorktree } from '../engine/workspace';
+import { sourceGitDir, type WorkspaceLayout } from '../engine/workspace';
+import type { LoopTask } from '../engine/loop';
 
 /** Worktree operations the service does outside the loop (a reject rolls back). */
 export function createWorkspaceCleaner(layout: WorkspaceLayout) {

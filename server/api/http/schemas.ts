@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AppError } from '../../errors/app-error';
-import { hypothesisSchema } from '../../engine/shadow/hypothesis';
+import { hypothesisSchema } from '../../engine/shadow';
 
 /** Body size caps of the JSON endpoints. */
 export const bodyLimits = {

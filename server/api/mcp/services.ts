@@ -1,4 +1,4 @@
-import { workspaceLayout, worktreePath } from '../../engine/workspace/workspace-layout';
+import { workspaceLayout, worktreePath } from '../../engine/workspace';
 import type { TaskServiceApi } from '../../tasks/task-api';
 import type { McpServices, McpShadowRunner, McpShadows } from './tool-context';
 

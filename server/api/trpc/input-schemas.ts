@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { hypothesisSchema } from '../../engine/shadow/hypothesis';
+import { hypothesisSchema } from '../../engine/shadow';
 import { createTaskFieldsSchema, reviewBodySchema, testCommandSchema } from '../http/schemas';
 
 /** Input schemas of the UI's procedures; the field rules are the REST API's. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { TaskEvent } from '../../engine/loop/task-events';
-import { taskStatuses } from '../../engine/loop/task-status';
+import type { TaskEvent } from '../../engine/loop';
+import { taskStatuses } from '../../engine/loop';
 
 /** Output schemas: what the UI receives, mirroring the views of server/tasks/task-api.ts. */
 

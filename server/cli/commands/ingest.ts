@@ -1,11 +1,11 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { httpStatusOf, isAppError, type AppError } from '../../errors/app-error';
-import { defaultGitUrlPolicy, type GitUrlPolicy } from '../../engine/intake/git-url-policy';
-import type { CloneCaps } from '../../engine/intake/git-clone';
-import type { IntakeCaps } from '../../engine/intake/intake-caps';
-import { ingestArchive } from '../../engine/intake/ingest-archive';
-import { ingestGit } from '../../engine/intake/ingest-git';
+import { defaultGitUrlPolicy, type GitUrlPolicy } from '../../engine/intake';
+import type { CloneCaps } from '../../engine/intake';
+import type { IntakeCaps } from '../../engine/intake';
+import { ingestArchive } from '../../engine/intake';
+import { ingestGit } from '../../engine/intake';
 import { exitCodes, type CliCommand, type CliIo } from '../cli-io';
 
 const help = `Usage: shadowbox ingest (--archive FILE | --git URL [--ref REF]) --into DIR [--json]

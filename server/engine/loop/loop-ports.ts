@@ -6,6 +6,9 @@ import type { ShadowRunReport } from '../shadow/shadow-report';
 import type { ShadowRunRequest } from '../shadow/shadow-request';
 import type { ShadowMode } from '../shadow/executor';
 import type { DiffFlags } from '../review/diff-flags';
+import type { ReviewArtifact } from '../review/review-artifact';
+
+export type { ReviewArtifact };
 import type { CandidateHypothesis, FixerSpend, RejectedHypothesis, RepositoryView } from './fixer';
 import type { EgressRecord, RunSummary, SetupRunResult, TaskEvent } from './task-events';
 
@@ -30,13 +33,6 @@ export interface ReviewerPort {
     },
     signal: AbortSignal,
   ): Promise<{ readonly verdict: string; readonly comment: string; readonly spend: FixerSpend }>;
-}
-
-/** The stored form of what a reviewer approves: the patch bytes, their hash, their flags. */
-export interface ReviewArtifact {
-  readonly bytes: Buffer;
-  readonly sha256: string;
-  readonly flags: DiffFlags;
 }
 
 /** What one step of the loop reads about its task. */

@@ -1,6 +1,12 @@
 // Setup of a task's workspace: what it needs (detection, from the tree alone), keeping what setup
 // writes out of every change, and a cache of setup outputs keyed by manifests and toolchains.
-export { commitSetupTree, detectSetup, type SetupPlan, type SetupTree } from './detect-setup';
+// The detection's plan is `DetectedSetup` here: the loop's `SetupPlan` is what a task runs.
+export {
+  commitSetupTree,
+  detectSetup,
+  type SetupPlan as DetectedSetup,
+  type SetupTree,
+} from './detect-setup';
 export { alwaysExcludedOutputs, excludeOutputs, excludePatternsFor } from './setup-outputs';
 export { relocateOutput } from './relocate-output';
 export { SetupCache, type CacheEntry } from './setup-cache';

@@ -16,3 +16,11 @@ export type { ShadowEvent } from './shadow-events';
 export type { HypothesisOutcome, HypothesisResult, ShadowRunReport } from './shadow-report';
 export { shadowRun, type ShadowRunRequest, type ShadowRunDeps } from './shadow-run';
 export { rank, isPass, compareRankables, type Rankable } from './rank';
+export {
+  checkHypothesisAgainst,
+  checkHypothesisPaths,
+  pathProblem,
+  workspaceEntries,
+  type EntryLookup,
+} from './hypothesis-paths';
+export { type TestDelta } from './test-delta';

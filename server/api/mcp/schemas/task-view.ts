@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { taskStatuses } from '../../../engine/loop/task-status';
+import { taskStatuses } from '../../../engine/loop';
 import { planStepSchema } from './milestone';
 import { testDeltaSchema } from './test-delta';
 

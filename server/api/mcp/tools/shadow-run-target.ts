@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { parseTaskId } from '../../http/schemas';
-import { checkCommand } from '../../../engine/policy/command-policy';
+import { checkCommand } from '../../../engine/policy';
 import { AppError } from '../../../errors/app-error';
 import type { ToolContext } from '../tool-context';
 

@@ -1,6 +1,6 @@
 import { tracked } from '@trpc/server';
 import type { StoredEvent } from '../../../../db/event-store';
-import type { TaskEvent } from '../../../../engine/loop/task-events';
+import type { TaskEvent } from '../../../../engine/loop';
 import type { TaskServiceApi } from '../../../../tasks/task-api';
 import { publicProcedure } from '../../trpc';
 import { eventsInputSchema } from '../../input-schemas';

@@ -1,0 +1,2 @@
+// The policy folder's front door: what code outside the engine may import from it.
+export { checkBuildCommand, checkCommand, checkSetupCommand } from './command-policy';
