@@ -4,6 +4,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { errorInfo } from '../errors/error-info';
 import { useTRPC } from '../trpc/client';
+import { canApply } from '@/server/engine/lifecycle';
 import type { TaskStatus } from '../trpc/router-types';
 
 /**
@@ -75,14 +76,14 @@ export function ReviewBar({
         <button
           type="button"
           className="primary"
-          disabled={status !== 'awaiting_review' || review.isPending}
+          disabled={!canApply(status, 'task.approved') || review.isPending}
           onClick={() => decide('approve')}
         >
           Approve
         </button>
         <button
           type="button"
-          disabled={(status !== 'awaiting_review' && status !== 'approved') || review.isPending}
+          disabled={!canApply(status, 'task.rejected') || review.isPending}
           onClick={() => decide('reject')}
         >
           Reject

@@ -1,17 +1,13 @@
 import { formatDuration } from '../format';
+import { finalStatuses } from '@/server/engine/lifecycle';
 import type { TaskView } from '../trpc/router-types';
 import { OutputTail } from './output-tail';
 import { TestChanges } from './test-changes';
 import type { HypothesisRow, IterationState } from './timeline-state';
 
-/** Statuses after which no hypothesis runs any more. */
-const ended: ReadonlySet<TaskView['status']> = new Set([
-  'approved',
-  'rejected',
-  'failed',
-  'cancelled',
-  'interrupted',
-]);
+/** Statuses after which no hypothesis runs any more: the final ones, and an approval. */
+const ended = (status: TaskView['status']): boolean =>
+  finalStatuses.has(status) || status === 'approved';
 
 const columns = [
   'Rank',
@@ -70,7 +66,7 @@ export function HypothesesTable({
                 <td colSpan={columns.length}>
                   {replaying
                     ? 'Loading…'
-                    : ended.has(task.status)
+                    : ended(task.status)
                       ? 'No hypothesis ran.'
                       : 'No hypothesis has run yet.'}
                 </td>

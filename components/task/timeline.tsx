@@ -1,4 +1,5 @@
 import { formatBytes, formatDuration, formatTime, plural, shortSha } from '../format';
+import { finalStatuses } from '@/server/engine/lifecycle';
 import type { TaskView } from '../trpc/router-types';
 import { BaselineEvidence } from './baseline-evidence';
 import { IterationSummary } from './iteration-summary';
@@ -7,13 +8,6 @@ import { SetupStep } from './setup-step';
 import { formatSpend } from './spend';
 import { Step } from './timeline-step';
 import type { RunSummary, TimelineState } from './timeline-state';
-
-const stopped: ReadonlySet<TaskView['status']> = new Set([
-  'rejected',
-  'failed',
-  'cancelled',
-  'interrupted',
-]);
 
 /** What happened to the task, step by step, as the events arrive. */
 export function Timeline({
@@ -78,7 +72,7 @@ export function Timeline({
           title="Baseline"
           state={
             // A task that ended before its baseline (a failed setup) never runs it.
-            baseline.state === 'waiting' && stopped.has(task.status)
+            baseline.state === 'waiting' && finalStatuses.has(task.status)
               ? 'not run'
               : baselineWord(baseline.state, baseline.run, task.baseline?.green)
           }

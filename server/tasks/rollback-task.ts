@@ -2,7 +2,7 @@ import { recordAudit } from '../audit/audit-log';
 import { actorLabel } from '../auth/actor';
 import { AppError } from '../errors/app-error';
 import type { LoopTask } from '../engine/loop';
-import { activeStatuses } from '../engine/loop';
+import { activeStatuses, canApply } from '../engine/lifecycle';
 import { cancelTask } from './cancel-task';
 import { getTask } from './get-task';
 import type { Actor, TaskView } from './task-api';
@@ -29,7 +29,7 @@ export async function rollbackTask(
 ): Promise<TaskView> {
   const task = await deps.store.load(taskId);
   if (activeStatuses.has(task.status)) return cancelTask(deps, { taskId, actor });
-  if (task.status !== 'awaiting_review' && task.status !== 'approved') {
+  if (!canApply(task.status, 'task.abandoned')) {
     throw new AppError(
       'INVALID_STATE',
       `task ${taskId} is ${task.status}: there is nothing to roll back`,

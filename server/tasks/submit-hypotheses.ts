@@ -3,7 +3,7 @@ import { recordAudit } from '../audit/audit-log';
 import { actorLabel } from '../auth/actor';
 import { prismaCode, type Tx } from '../db/transaction';
 import { AppError } from '../errors/app-error';
-import { activeStatuses } from '../engine/loop';
+import { activeStatuses, canApply } from '../engine/lifecycle';
 import type { Hypothesis } from '../engine/shadow';
 import {
   checkHypothesisAgainst,
@@ -94,7 +94,8 @@ const acceptingSelect = {
 /** Refuses unless the task takes hypotheses: active, or under review with iterations left. */
 function checkAccepting(taskId: string, task: AcceptingTask): void {
   const status = statusOf(task.status);
-  const reopening = status === 'awaiting_review' || status === 'approved';
+  // Under review or approved, a new iteration may reopen the task.
+  const reopening = canApply(status, 'iteration.started') && !activeStatuses.has(status);
   if ((!activeStatuses.has(status) && !reopening) || task.cancelRequestedBy !== null) {
     throw new AppError('INVALID_STATE', `task ${taskId} is ${status}: it takes no more hypotheses`);
   }
