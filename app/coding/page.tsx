@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { SandboxStatus } from '@/components/status/sandbox-status';
-import { CreateTaskForm } from '@/components/tasks/create-task-form';
-import { TaskList } from '@/components/tasks/task-list';
+import { CreateTaskForm } from '@/components/task-list/create-task-form';
+import { TaskList } from '@/components/task-list/task-list';
 import { serverCaller } from '@/server/api/trpc/server-caller';
 
 export const dynamic = 'force-dynamic';

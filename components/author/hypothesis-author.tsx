@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import dynamic from 'next/dynamic';
 import { useId, useState, type SubmitEvent } from 'react';
 import { errorInfo } from '../errors/error-info';
-import { Field } from '../tasks/form-field';
+import { Field } from '../task-list/form-field';
 import { useTRPC } from '../trpc/client';
 import { FilePicker } from './file-picker';
 

@@ -1,4 +1,4 @@
-import { TestIds } from '../task/test-ids';
+import { TestIds } from '../task-page/test-ids';
 import type { FixTests } from './fix-tests';
 
 /** Beside the diff: the tests it fixed, and the ones it broke or lost (none, for a clean fix). */

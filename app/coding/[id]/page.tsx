@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { TaskPage } from '@/components/task/task-page';
+import { TaskPage } from '@/components/task-page/task-page';
 import { isNoSuchTask, serverCaller } from '@/server/api/trpc/server-caller';
 
 export const dynamic = 'force-dynamic';

@@ -7,7 +7,7 @@ import { canApply } from '@/server/engine/lifecycle';
 import { errorInfo } from '../errors/error-info';
 import { describeSource, formatArgv, formatRunLimits, formatTime } from '../format';
 import { StatusBadge } from '../status/status-badge';
-import { ConnectionState } from '../tasks/connection-state';
+import { ConnectionState } from '../task-list/connection-state';
 import { useTRPC } from '../trpc/client';
 import type { TaskStatus, TaskView } from '../trpc/router-types';
 import { fixerLabel, formatSpend, showsSpend, type Spend } from './spend';
