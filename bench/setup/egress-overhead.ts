@@ -19,7 +19,7 @@ import {
   readToolConfig,
   startEgressProxy,
 } from '../../server/engine/egress';
-import { registryEntry, writeNpmFixture } from '../../server/engine/egress/test-support/fixtures';
+import { registryEntry, writeNpmFixture } from '../../server/test-support/egress-fixtures';
 
 export interface EgressOverhead {
   /** Median wall time of `npm ci` straight to the registry. */

@@ -11,7 +11,7 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { execa } from 'execa';
-import { registryEntry } from '../../server/engine/egress/test-support/fixtures';
+import { registryEntry } from '../../server/test-support/egress-fixtures';
 import { createRuntime, type ServerRuntime } from '../../server/runtime';
 import type { TaskView } from '../../server/tasks/task-api';
 import { measureEgressOverhead } from './egress-overhead';

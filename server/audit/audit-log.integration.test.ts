@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type Db } from '../db/client';
 import { migrateDatabase } from '../db/migrate';
-import { backends, type ScratchDatabase } from '../db/test-databases';
+import { backends, type ScratchDatabase } from '../test-support/scratch-databases';
 import { AppError } from '../errors/app-error';
 import { listAudit, recordAudit } from './audit-log';
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listAudit } from '../audit/audit-log';
 import { createDb, type Db } from '../db/client';
 import { migrateDatabase } from '../db/migrate';
-import { backends, queryRows, type ScratchDatabase } from '../db/test-databases';
+import { backends, queryRows, type ScratchDatabase } from '../test-support/scratch-databases';
 import { AppError } from '../errors/app-error';
 import {
   LAST_USED_WRITE_INTERVAL_MS,

@@ -3,10 +3,14 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../errors/app-error';
-import { createDb, type Db } from './client';
+import type { Db } from './client';
 import { appendEvent, appendEventInTransaction, eventsSince } from './event-store';
-import { migrateDatabase } from './migrate';
-import { backends, type ScratchDatabase } from './test-databases';
+import {
+  backends,
+  openMigratedDatabase,
+  type MigratedDatabase,
+  type ScratchDatabase,
+} from '../test-support/scratch-databases';
 
 const sha256 = (bytes: Uint8Array | string): string =>
   createHash('sha256').update(bytes).digest('hex');
@@ -53,16 +57,14 @@ async function newTask(db: Db): Promise<string> {
 
 for (const backend of backends) {
   describe.skipIf(backend.skip)(`database on ${backend.name}`, () => {
-    let scratch: ScratchDatabase;
+    let database: MigratedDatabase;
     let db: Db;
     beforeAll(async () => {
-      scratch = await backend.create();
-      await migrateDatabase(scratch.config);
-      db = createDb({ database: scratch.config });
+      database = await openMigratedDatabase(backend.create);
+      db = database.db;
     });
     afterAll(async () => {
-      await db.$disconnect();
-      await scratch.drop();
+      await database.close();
     });
 
     it('round-trips a task with its iteration, hypothesis, edits, runs, diff and review', async () => {
@@ -244,7 +246,9 @@ for (const backend of backends) {
       it('stays gap-free with three processes appending at once', async () => {
         const taskId = await newTask(db);
         const progress = { running: true };
-        const children = Promise.all([1, 2].map(() => appendInChild(scratch.config, taskId, 100)));
+        const children = Promise.all(
+          [1, 2].map(() => appendInChild(database.scratch.config, taskId, 100)),
+        );
         void children.finally(() => (progress.running = false));
         const own: number[] = [];
         while (progress.running) {

@@ -6,7 +6,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { migrateDatabase } from './migrate';
 import { migrationsDirOf, readMigrations, schemaFileOf } from './migration-files';
 import { noFilters, withSchemaEngine } from './schema-engine';
-import { backends, queryRows, tableNamesSql, type ScratchDatabase } from './test-databases';
+import {
+  backends,
+  queryRows,
+  tableNamesSql,
+  type ScratchDatabase,
+} from '../test-support/scratch-databases';
 
 const here = import.meta.dirname;
 

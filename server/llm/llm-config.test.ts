@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isAppError } from '../errors/app-error';
-import { FakeChatClient } from '../engine/fixers/test-support/fake-chat';
+import { FakeChatClient } from '../test-support/fake-chat';
 import { createLlmAdapters } from './llm-adapters';
 import { loadLlmConfig } from './llm-config';
 

@@ -2,7 +2,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { fixJson } from '../engine/fixers/test-support/fake-chat';
+import { fixJson } from '../test-support/fake-chat';
 import type { FixRequest, RepositoryView } from '../engine/loop/fixer';
 import { summarize } from '../engine/loop/task-step';
 import type { RunSummary } from '../engine/loop/task-events';

@@ -3,9 +3,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createDb, type Db } from '../db/client';
-import { backends, type ScratchDatabase } from '../db/test-databases';
+import {
+  backends,
+  openMigratedDatabase,
+  type MigratedDatabase,
+  type ScratchDatabase,
+} from '../test-support/scratch-databases';
 import { isLocalWorkerAlive, JobQueue, newWorkerId } from './job-queue';
-import { deadPid, newTask, openQueueDatabase, type QueueDatabase } from './test-support';
+import { deadPid, newTask } from '../test-support/queue';
 
 const LEASE = 30_000;
 
@@ -56,7 +61,7 @@ function expectEachOnce(claimed: string[], taskIds: string[]): void {
 
 for (const backend of backends) {
   describe.skipIf(backend.skip)(`job queue on ${backend.name}`, () => {
-    let database: QueueDatabase;
+    let database: MigratedDatabase;
     let db: Db;
     let now: number;
     let queue: JobQueue;
@@ -65,7 +70,7 @@ for (const backend of backends) {
 
     beforeEach(async () => {
       // A database per test: a queue with a fake clock would claim other tests' jobs.
-      database = await openQueueDatabase(backend.create);
+      database = await openMigratedDatabase(backend.create);
       db = database.db;
       now = Date.parse('2030-06-01T12:00:00.000Z');
       queue = new JobQueue(db, { clock: () => new Date(now) });

@@ -1,17 +1,14 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Db } from '../db/client';
-import { backends } from '../db/test-databases';
+import {
+  backends,
+  openMigratedDatabase,
+  type MigratedDatabase,
+} from '../test-support/scratch-databases';
 import { JobQueue, newWorkerId, type StepOutcome } from './job-queue';
 import { JobRunner, type JobRunnerOptions, type StepHandler } from './job-runner';
-import {
-  abortedWith,
-  deferred,
-  newTask,
-  openQueueDatabase,
-  type Deferred,
-  type QueueDatabase,
-} from './test-support';
+import { abortedWith, deferred, newTask, type Deferred } from '../test-support/queue';
 
 /** Conditions, not timings: generous, since the machine is shared. */
 const eventually = { timeout: 60_000, interval: 10 };
@@ -20,13 +17,13 @@ const quietLogger = { error: vi.fn(), warn: vi.fn() };
 
 for (const backend of backends) {
   describe.skipIf(backend.skip)(`job runner on ${backend.name}`, () => {
-    let database: QueueDatabase;
+    let database: MigratedDatabase;
     let db: Db;
     let queue: JobQueue;
     let runners: JobRunner[];
 
     beforeEach(async () => {
-      database = await openQueueDatabase(backend.create);
+      database = await openMigratedDatabase(backend.create);
       db = database.db;
       queue = new JobQueue(db);
       runners = [];

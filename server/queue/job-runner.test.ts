@@ -6,7 +6,7 @@ import {
   type JobRunnerOptions,
   type RunnerQueue,
 } from './job-runner';
-import { abortedWith, deferred } from './test-support';
+import { abortedWith, deferred } from '../test-support/queue';
 
 const eventually = { timeout: 30_000, interval: 5 };
 

@@ -2,9 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createDb, type Db } from '../db/client';
-import { migrateDatabase } from '../db/migrate';
-import { backends, type ScratchDatabase } from '../db/test-databases';
+import type { Db } from '../db/client';
 import { httpStatusOf, isAppError } from '../errors/app-error';
 import { defaultGitUrlPolicy } from '../engine/intake/git-url-policy';
 import { systemClock } from '../engine/ports';
@@ -13,6 +11,11 @@ import { workspaceLayout } from '../engine/workspace/workspace-layout';
 import { PrismaTaskStore } from './prisma-task-store';
 import { TaskEventBus } from './task-event-bus';
 import { TaskService } from './task-service';
+import {
+  backends,
+  openMigratedDatabase,
+  type MigratedDatabase,
+} from '../test-support/scratch-databases';
 
 const agent = { kind: 'token', tokenId: 'agent-1', scopes: ['agent'] } as const;
 
@@ -25,7 +28,7 @@ const batch = (prefix: string, count: number): Hypothesis[] =>
 
 for (const backend of backends) {
   describe.skipIf(backend.skip)(`the hypothesis inbox on ${backend.name}`, () => {
-    let scratch: ScratchDatabase;
+    let database: MigratedDatabase;
     let db: Db;
     let dataDir: string;
     let scheduled: string[];
@@ -69,14 +72,12 @@ for (const backend of backends) {
     });
 
     beforeAll(async () => {
-      scratch = await backend.create();
-      await migrateDatabase(scratch.config);
-      db = createDb({ database: scratch.config });
+      database = await openMigratedDatabase(backend.create);
+      db = database.db;
       dataDir = await mkdtemp(path.join(os.tmpdir(), 'sbx-inbox-'));
     });
     afterAll(async () => {
-      await db.$disconnect();
-      await scratch.drop();
+      await database.close();
       await rm(dataDir, { recursive: true, force: true });
     });
     beforeEach(() => {

@@ -1,10 +1,10 @@
-import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { copyFile, mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpStatusOf, isAppError } from '../errors/app-error';
 import type { Hypothesis } from '../engine/shadow/hypothesis';
-import { createRuntime, type ServerRuntime } from '../runtime';
+import type { ServerRuntime } from '../runtime';
+import { openScratchRuntime, type ScratchRuntime } from '../test-support/scratch-runtime';
 import { copyProject, fixtureProject, packProject, readTree } from '../test-support/projects';
 import type { TaskView } from './task-api';
 
@@ -13,6 +13,7 @@ const project = fixtureProject('pytest-calc');
 const agent = { kind: 'token', tokenId: 'agent-1', scopes: ['agent'] } as const;
 
 let dataDir: string;
+let scratch: ScratchRuntime;
 let runtime: ServerRuntime;
 let taskId: string;
 let worktree: string;
@@ -28,16 +29,8 @@ async function waitFor(done: (task: TaskView) => boolean, timeoutMs = 120_000): 
 }
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(path.join(os.tmpdir(), 'sbx-submit-'));
-  runtime = await createRuntime(
-    {
-      dataDir,
-      host: '127.0.0.1',
-      port: 0,
-      database: { provider: 'sqlite', file: path.join(dataDir, 'db.sqlite') },
-    },
-    { gatherMs: 500 },
-  );
+  scratch = await openScratchRuntime('sbx-submit-', { gatherMs: 500 });
+  ({ runtime, dataDir } = scratch);
   const source = await copyProject(project);
   await mkdir(path.join(source, 'lib'));
   await writeFile(path.join(source, 'lib', 'helpers.py'), 'def twice(x):\n    return 2 * x\n');
@@ -60,8 +53,7 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  await runtime.close();
-  await rm(dataDir, { recursive: true, force: true });
+  await scratch.close();
 });
 
 /** Submits next to the fixture's right fix and checks the exact refusal and that nothing changed. */

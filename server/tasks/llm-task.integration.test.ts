@@ -1,9 +1,9 @@
-import { copyFile, mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
+import { copyFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadLlmConfig } from '../llm/llm-config';
-import { createRuntime, type ServerRuntime } from '../runtime';
+import type { ServerRuntime } from '../runtime';
+import { openScratchRuntime, type ScratchRuntime } from '../test-support/scratch-runtime';
 import { requestText, startFakeOpenAi, type FakeOpenAi } from '../test-support/fake-openai';
 import { fixtureProject, packProject } from '../test-support/projects';
 import type { TaskView } from './task-api';
@@ -12,12 +12,11 @@ const project = fixtureProject('pytest-calc');
 const agent = { kind: 'token', tokenId: 'agent-1', scopes: ['agent'] } as const;
 const usage = { prompt_tokens: 900, completion_tokens: 100 };
 
-let dataDir: string;
 let fake: FakeOpenAi;
+let scratch: ScratchRuntime;
 let runtime: ServerRuntime;
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(path.join(os.tmpdir(), 'sbx-llm-task-'));
   // The model: the right fix once the prompt shows the failing test, a review for a diff.
   fake = await startFakeOpenAi((request) => {
     const text = requestText(request);
@@ -34,21 +33,13 @@ beforeAll(async () => {
     SHADOWBOX_LLM_PRICE_INPUT_PER_MTOK: '2',
     SHADOWBOX_LLM_PRICE_OUTPUT_PER_MTOK: '8',
   });
-  runtime = await createRuntime(
-    {
-      dataDir,
-      host: '127.0.0.1',
-      port: 0,
-      database: { provider: 'sqlite', file: path.join(dataDir, 'db.sqlite') },
-    },
-    { llm },
-  );
+  scratch = await openScratchRuntime('sbx-llm-task-', { llm });
+  runtime = scratch.runtime;
 });
 
 afterAll(async () => {
-  await runtime.close();
+  await scratch.close();
   await fake.close();
-  await rm(dataDir, { recursive: true, force: true });
 });
 
 async function waitFor(id: string, done: (t: TaskView) => boolean): Promise<TaskView> {
@@ -100,19 +91,10 @@ describe('a task with the LLM fixer', () => {
   });
 
   it('is refused at creation when the server has no LLM configured', async () => {
-    const bare = await mkdtemp(path.join(os.tmpdir(), 'sbx-llm-none-'));
-    const plain = await createRuntime(
-      {
-        dataDir: bare,
-        host: '127.0.0.1',
-        port: 0,
-        database: { provider: 'sqlite', file: path.join(bare, 'db.sqlite') },
-      },
-      { llm: null },
-    );
+    const plain = await openScratchRuntime('sbx-llm-none-', { llm: null });
     try {
       await expect(
-        plain.tasks.createTask(
+        plain.runtime.tasks.createTask(
           {
             source: { kind: 'git', url: 'https://example.com/x.git' },
             testCommand: ['pytest'],
@@ -123,7 +105,6 @@ describe('a task with the LLM fixer', () => {
       ).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: /no LLM configured/ });
     } finally {
       await plain.close();
-      await rm(bare, { recursive: true, force: true });
     }
   });
 });

@@ -1,10 +1,17 @@
+import type { z } from 'zod';
 import type { RunLimits } from '../engine/sandbox';
 import type { Hypothesis } from '../engine/shadow';
 import type { DiffFlags } from '../engine/review';
-import type { TaskStatus } from '../engine/loop';
 import type { StoredEvent } from '../db/event-store';
-import type { SetupRecord } from '../engine/loop';
-import type { TestDelta } from '../engine/shadow';
+import type {
+  baselineViewSchema,
+  gateViewSchema,
+  hypothesisViewSchema,
+  iterationViewSchema,
+  planStepViewSchema,
+  taskSummarySchema,
+  taskViewSchema,
+} from './task-view-schema';
 
 /**
  * What the task services offer the transports (REST for agents, tRPC for the UI, MCP). The
@@ -60,27 +67,21 @@ export interface CreateTaskInput {
   readonly knownFailures?: readonly string[] | undefined;
 }
 
-export interface GateView {
-  readonly argv: readonly string[];
-  /** The newest run of this gate, if any. */
-  readonly lastRun: {
-    readonly green: boolean;
-    readonly exitCode: number | null;
-    readonly commitSha: string | null;
-    readonly at: string;
-    /** Whether it ran on the newest checkpoint (only then does it count). */
-    readonly current: boolean;
-  } | null;
-}
+/*
+ * The views are defined once, as zod schemas (task-view-schema.ts): their types are `z.infer` of
+ * them, read-only throughout as the services hand them out.
+ */
 
-export interface PlanStepView {
-  readonly index: number;
-  readonly title: string;
-  readonly scope: string;
-  readonly status: 'open' | 'done';
-  readonly doneAt: string | null;
-  readonly gates: readonly GateView[];
-}
+/** What `z.infer` gives, with every field and array read-only. */
+type ReadonlyView<T> = T extends readonly (infer E)[]
+  ? readonly ReadonlyView<E>[]
+  : T extends object
+    ? { readonly [K in keyof T]: ReadonlyView<T[K]> }
+    : T;
+
+export type GateView = ReadonlyView<z.infer<typeof gateViewSchema>>;
+
+export type PlanStepView = ReadonlyView<z.infer<typeof planStepViewSchema>>;
 
 export interface MilestoneStatus {
   /** The first open step, or null when every step is done (or there is no plan). */
@@ -104,114 +105,17 @@ export interface RunCounts {
   readonly skipped: number;
 }
 
-export interface HypothesisView {
-  /** The code did not build: no test ran. */
-  readonly buildFailed: boolean;
-  /** Against the run's reference (the baseline or the checkpoint built on); null without one. */
-  readonly tests: TestDelta | null;
-  /** Why the run cannot win, in words; null for a pass (or a run not judged yet). */
-  readonly disqualified: string | null;
-  readonly name: string;
-  readonly origin: string;
-  readonly rank: number | null;
-  readonly verdict: string;
-  readonly passed: number;
-  readonly failed: number;
-  readonly skipped: number;
-  readonly exitCode: number | null;
-  readonly timedOut: boolean;
-  readonly durationMs: number | null;
-  readonly changedLines: number | null;
-  readonly mode: string | null;
-  readonly outputTail: string;
-  readonly error: string | null;
-}
+export type HypothesisView = ReadonlyView<z.infer<typeof hypothesisViewSchema>>;
 
-export interface IterationView {
-  readonly index: number;
-  readonly status: string;
-  readonly winner: string | null;
-  readonly checkpointSha: string | null;
-  /** Best first once ranked. */
-  readonly hypotheses: readonly HypothesisView[];
-}
+export type IterationView = ReadonlyView<z.infer<typeof iterationViewSchema>>;
 
-export interface BaselineView extends RunCounts {
-  readonly buildFailed: boolean;
-  /** The ids of the tests that failed, when the runner names its tests. */
-  readonly failingTests: readonly string[];
-  /** The tests already pass at the baseline (but the task's known failures). */
-  readonly green: boolean;
-  readonly exitCode: number | null;
-  readonly durationMs: number;
-  readonly parsed: boolean;
-  readonly outputTail: string;
-}
+export type BaselineView = ReadonlyView<z.infer<typeof baselineViewSchema>>;
 
 /** `GET /api/v1/tasks/{id}`; field names are part of the REST contract. */
-export interface TaskView {
-  /** The task's own setup commands; null: detected from the tree; []: no setup. */
-  readonly setupCommands: readonly (readonly string[])[] | null;
-  /** Runs before the test command in every run; null: none. */
-  readonly buildCommand: readonly string[] | null;
-  /** Test ids that may keep failing: the task is green without them. */
-  readonly knownFailures: readonly string[];
-  /** What the setup did, once it ran: commands, reasons, cache, duration, egress. */
-  readonly setup: SetupRecord | null;
-  /** The fix under review leaves baseline failures failing (listed in `stillFailing`). */
-  readonly reviewPartial: boolean;
-  /** Tests still failing in the fix under review, all of them failing since the baseline. */
-  readonly stillFailing: readonly string[];
-  readonly id: string;
-  readonly status: TaskStatus;
-  readonly source:
-    | { readonly kind: 'git'; readonly url: string; readonly ref: string | null }
-    | { readonly kind: 'archive'; readonly name: string };
-  readonly testCommand: readonly string[];
-  readonly maxIterations: number;
-  readonly hypothesesPerIteration: number;
-  readonly baseline: BaselineView | null;
-  readonly iterations: readonly IterationView[];
-  /** Hypotheses submitted and waiting for the next iteration. */
-  readonly pendingHypotheses: readonly string[];
-  readonly diffSha256: string | null;
-  readonly approvedDiffSha256: string | null;
-  readonly error: string | null;
-  readonly lastEventId: number;
-  readonly createdAt: string;
-  readonly updatedAt: string;
-  readonly fixer: string;
-  readonly allowTestEdits: boolean;
-  /** The task's own caps per run; null fields take the server's default. */
-  readonly limits: {
-    readonly maxMemoryMb: number | null;
-    readonly maxPids: number | null;
-    readonly maxDiskMb: number | null;
-  };
-  /** LLM spend so far (tokens and estimated cost), and the cap. */
-  readonly spend: {
-    readonly tokens: number;
-    readonly costMicroUsd: number;
-    readonly maxTokens: number | null;
-  };
-  readonly plan: readonly PlanStepView[];
-  /** Comments of the reviewer model on the diff under review (never an approval). */
-  readonly reviewComments: readonly {
-    readonly reviewer: string;
-    readonly verdict: string;
-    readonly comment: string;
-    readonly diffSha256: string;
-  }[];
-}
+export type TaskView = ReadonlyView<z.infer<typeof taskViewSchema>>;
 
-export interface TaskSummary {
-  readonly id: string;
-  readonly status: TaskStatus;
-  readonly source: TaskView['source'];
-  readonly createdAt: string;
-  readonly updatedAt: string;
-  readonly lastEventId: number;
-}
+/** One task of `GET /api/v1/tasks`. */
+export type TaskSummary = ReadonlyView<z.infer<typeof taskSummarySchema>>;
 
 export interface DiffView {
   /** The exact stored bytes as UTF-8 text (a `git format-patch` mail). */

@@ -1,8 +1,8 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import os from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRuntime, type ServerRuntime } from '../runtime';
+import type { ServerRuntime } from '../runtime';
+import { openScratchRuntime, type ScratchRuntime } from '../test-support/scratch-runtime';
 import type { StoredEvent } from '../db/event-store';
 import { fixtureProject, packProject } from '../test-support/projects';
 import type { TaskView } from './task-api';
@@ -12,6 +12,7 @@ const agent = { kind: 'token', tokenId: 'agent-1', scopes: ['agent'] } as const;
 const reviewer = { kind: 'token', tokenId: 'reviewer-1', scopes: ['reviewer'] } as const;
 
 let dataDir: string;
+let scratch: ScratchRuntime;
 let runtime: ServerRuntime;
 
 async function waitFor(
@@ -49,21 +50,12 @@ async function createFromArchive(
 }
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(path.join(os.tmpdir(), 'sbx-service-'));
-  runtime = await createRuntime(
-    {
-      dataDir,
-      host: '127.0.0.1',
-      port: 0,
-      database: { provider: 'sqlite', file: path.join(dataDir, 'db.sqlite') },
-    },
-    { gatherMs: 500 },
-  );
+  scratch = await openScratchRuntime('sbx-service-', { gatherMs: 500 });
+  ({ runtime, dataDir } = scratch);
 });
 
 afterAll(async () => {
-  await runtime.close();
-  await rm(dataDir, { recursive: true, force: true });
+  await scratch.close();
 });
 
 describe('task service on a real pytest project', () => {

@@ -6,13 +6,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRuntime, type ServerRuntime } from '../runtime';
-import { registryEntry } from '../engine/egress/test-support/fixtures';
+import type { ServerRuntime } from '../runtime';
+import { openScratchRuntime, type ScratchRuntime } from '../test-support/scratch-runtime';
+import { registryEntry } from '../test-support/egress-fixtures';
 import type { TaskView } from './task-api';
 
 const agent = { kind: 'token', tokenId: 'agent-1', scopes: ['agent'] } as const;
 
-let dataDir: string;
+let scratch: ScratchRuntime;
 let runtime: ServerRuntime;
 
 async function waitFor(
@@ -46,26 +47,20 @@ async function upload(name: string, files: Record<string, string>): Promise<stri
 }
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(path.join(os.tmpdir(), 'sbx-setup-task-'));
   // The registry npm is configured with; on these machines its name resolves to a documentation
   // address, which an operator of such a network allows with `=local`.
   const registry = (await execa('npm', ['config', 'get', 'registry'])).stdout.trim();
   const { entry } = await registryEntry(registry);
-  runtime = await createRuntime(
-    {
-      dataDir,
-      egressAllow: `+${entry}`,
-      host: '127.0.0.1',
-      port: 0,
-      database: { provider: 'sqlite', file: path.join(dataDir, 'db.sqlite') },
-    },
+  scratch = await openScratchRuntime(
+    'sbx-setup-task-',
     { gatherMs: 300 },
+    { egressAllow: `+${entry}` },
   );
+  runtime = scratch.runtime;
 });
 
 afterAll(async () => {
-  await runtime.close();
-  await rm(dataDir, { recursive: true, force: true });
+  await scratch.close();
 });
 
 describe('a Node project with a real dependency', () => {

@@ -16,8 +16,8 @@ import type {
 import { sourceOf, statusOf } from './task-rows';
 
 /*
- * The views' evidence fields (setup, build, tests by id), merged into the interfaces of
- * task-api.ts: part of the REST and MCP contract like the rest of them.
+ * The views of task-api.ts, whose shape task-view-schema.ts defines (for REST, tRPC and MCP alike),
+ * read from the task's rows.
  */
 
 const byRank = (a: HypothesisView, b: HypothesisView): number =>

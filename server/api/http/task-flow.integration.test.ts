@@ -14,7 +14,7 @@ import {
   createPostgresDatabase,
   postgresAvailable,
   type ScratchDatabase,
-} from '../../db/test-databases';
+} from '../../test-support/scratch-databases';
 import {
   copyProject,
   editOf,

@@ -9,7 +9,7 @@ import {
   StdioClientTransport,
 } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { snapshotTree } from '../../engine/shadow/test-support/tree-snapshot';
+import { snapshotTreeWithTimes as snapshotTree } from '../../test-support/tree-snapshot';
 import { copyProject, fixtureProject, readTree } from '../../test-support/projects';
 import { call, errorOf, textOf } from './test-support/clients';
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { snapshotTree } from '../../engine/shadow/test-support/tree-snapshot';
+import { snapshotTreeWithTimes as snapshotTree } from '../../test-support/tree-snapshot';
 import type { MilestoneResult, TaskView } from '../../tasks/task-api';
 import { editOf, fixtureProject, packProject } from '../../test-support/projects';
 import { call, textOf } from './test-support/clients';

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { TaskSummary, TaskView } from '../../tasks/task-api';
+import { taskViewSchema } from '../../tasks/task-view-schema';
 import { handleGetTask, handleListTasks } from './tasks';
 import { expectError, readJson } from './test-support/assertions';
 import { createFakeRuntime, type FakeRuntime } from './test-support/fake-runtime';
@@ -116,7 +117,10 @@ describe('GET /api/v1/tasks/{id}', () => {
     const response = await handleGetTask(getRequest(`/tasks/${task.id}`), fake.deps, {
       id: task.id,
     });
-    expect(await readJson<TaskView>(response, 200)).toEqual(task);
+    const body = await readJson<TaskView>(response, 200);
+    expect(body).toEqual(task);
+    // The JSON is a whole TaskView as the one schema has it (the one tRPC and MCP check with).
+    expect(taskViewSchema.parse(body)).toStrictEqual(body);
   });
 
   it('is 404 for an id that cannot be a task id, without asking the service', async () => {

@@ -5,13 +5,10 @@ import { Readable } from 'node:stream';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GitUrlPolicy } from '../../engine/intake/git-url-policy';
-import { makeFixtureRepo, type FixtureRepo } from '../../engine/intake/test-support/git-fixtures';
-import {
-  startGitHttpServer,
-  type LoopbackServer,
-} from '../../engine/intake/test-support/git-http-server';
-import { buildTarGz } from '../../engine/intake/test-support/tar-builder';
-import { buildZip } from '../../engine/intake/test-support/zip-builder';
+import { makeFixtureRepo, type FixtureRepo } from '../../test-support/git-fixtures';
+import { startGitHttpServer, type LoopbackServer } from '../../test-support/git-http-server';
+import { buildTarGz } from '../../test-support/tar-builder';
+import { buildZip } from '../../test-support/zip-builder';
 import type { CliIo } from '../cli-io';
 import { createIngestCommand } from './ingest';
 

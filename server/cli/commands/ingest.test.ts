@@ -2,11 +2,8 @@ import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  makeIntakeSandbox,
-  type IntakeSandbox,
-} from '../../engine/intake/test-support/intake-sandbox';
-import { buildZip } from '../../engine/intake/test-support/zip-builder';
+import { makeIntakeSandbox, type IntakeSandbox } from '../../test-support/intake-sandbox';
+import { buildZip } from '../../test-support/zip-builder';
 import { memoryIo } from '../test-support/memory-io';
 import { ingestCommand } from './ingest';
 

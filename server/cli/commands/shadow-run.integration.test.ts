@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { pytestCalc, pytestFiles, writeProject } from '../../engine/shadow/test-support/projects';
-import { snapshotTree } from '../../engine/shadow/test-support/tree-snapshot';
+import { pytestCalc, pytestFiles, writeProject } from '../../test-support/inline-projects';
+import { snapshotTreeWithTimes } from '../../test-support/tree-snapshot';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 const env = { SHADOWBOX_DATA_DIR: path.join(os.tmpdir(), 'sbx-cli-data') };
@@ -36,7 +36,7 @@ describe('npx shadowbox shadow-run', () => {
         ],
       }),
     );
-    const before = await snapshotTree(workspace);
+    const before = await snapshotTreeWithTimes(workspace);
     const result = await npxShadowbox([
       'shadow-run',
       path.join(specDir, 'spec.json'),
@@ -90,7 +90,7 @@ describe('npx shadowbox shadow-run', () => {
       changedLines: 2,
     });
     expect(result.stderr).toContain('plus finished');
-    expect(await snapshotTree(workspace)).toEqual(before);
+    expect(await snapshotTreeWithTimes(workspace)).toEqual(before);
   });
 
   it('prints a ranked table and applies the winner with --apply', async () => {

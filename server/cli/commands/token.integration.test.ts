@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { listAudit } from '../../audit/audit-log';
 import { authenticateBearer } from '../../auth/api-tokens';
 import { createDb, type Db } from '../../db/client';
-import { backends, type ScratchDatabase } from '../../db/test-databases';
+import { backends, type ScratchDatabase } from '../../test-support/scratch-databases';
 import type { DatabaseConfig } from '../../env';
 import { main } from '../main';
 import { memoryIo, type MemoryIo } from '../test-support/memory-io';

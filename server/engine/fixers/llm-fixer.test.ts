@@ -3,7 +3,7 @@ import type { CandidateHypothesis, FixRequest, RepositoryView } from '../loop/fi
 import type { RunSummary } from '../loop/task-events';
 import { estimateMessagesTokens } from './chat-client';
 import { createLlmFixer, type LlmFixerOptions } from './llm-fixer';
-import { FakeChatClient, fixJson, type FakeReply } from './test-support/fake-chat';
+import { FakeChatClient, fixJson, type FakeReply } from '../../test-support/fake-chat';
 
 const now = new Date('2026-11-02T10:00:00Z');
 const calcPy = 'def mean(values):\n    return sum(values) // len(values)\n';

@@ -3,7 +3,7 @@ import type { RunSummary } from '../loop/task-events';
 import { diffFlags } from '../review/diff-flags';
 import { createLlmReviewer } from './llm-reviewer';
 import { buildReviewPrompt, reviewSystemPrompt } from './review-prompt';
-import { FakeChatClient, type FakeReply } from './test-support/fake-chat';
+import { FakeChatClient, type FakeReply } from '../../test-support/fake-chat';
 
 const diff = [
   'diff --git a/calc.py b/calc.py',

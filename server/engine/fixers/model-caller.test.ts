@@ -3,7 +3,7 @@ import { parseFixAnswer } from './answer-schema';
 import { SpendMeter, type ChatMessage } from './chat-client';
 import { createModelCaller, sampleValidated, type ModelCallerOptions } from './model-caller';
 import { fixRetryMessage } from './prompt';
-import { FakeChatClient, fixJson, httpError, type FakeReply } from './test-support/fake-chat';
+import { FakeChatClient, fixJson, httpError, type FakeReply } from '../../test-support/fake-chat';
 
 const messages: ChatMessage[] = [
   { role: 'system', content: 'rules' },

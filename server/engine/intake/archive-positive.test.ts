@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { IntakeEvent } from './intake-events';
 import { ingestArchive } from './ingest-archive';
-import { makeIntakeSandbox, type IntakeSandbox } from './test-support/intake-sandbox';
-import { buildTar, buildTarGz } from './test-support/tar-builder';
-import { snapshotTree } from './test-support/tree-snapshot';
-import { buildZip } from './test-support/zip-builder';
+import { makeIntakeSandbox, type IntakeSandbox } from '../../test-support/intake-sandbox';
+import { buildTar, buildTarGz } from '../../test-support/tar-builder';
+import { snapshotTreeContents } from '../../test-support/tree-snapshot';
+import { buildZip } from '../../test-support/zip-builder';
 
 // Incompressible text: above the ratio exemption size, a run of one letter would be a bomb.
 const notes = randomBytes(52_500).toString('base64');
@@ -35,7 +35,7 @@ describe('ingestArchive on well-formed input', () => {
       events: { emit: (e) => events.push(e) },
     });
     expect(result).toMatchObject({ ok: true, format: 'tar.gz', files: 3, bytes: 24 });
-    expect(Object.fromEntries(await snapshotTree(sandbox.into))).toEqual({
+    expect(Object.fromEntries(await snapshotTreeContents(sandbox.into))).toEqual({
       'run.sh': `755:${Buffer.from('#!/bin/sh\n').toString('base64')}`,
       'src/': '755',
       'src/lib.rs': `644:${Buffer.from('pub fn f() {}\n').toString('base64')}`,
@@ -100,7 +100,7 @@ describe('ingestArchive refusing the request itself', () => {
     await mkdir(sandbox.into);
     const result = await ingestArchive({ archive, into: sandbox.into });
     expect(result.ok ? 'accepted' : result.error.code).toBe('INTAKE_DESTINATION_EXISTS');
-    expect((await snapshotTree(sandbox.into)).size).toBe(0);
+    expect((await snapshotTreeContents(sandbox.into)).size).toBe(0);
   });
 
   it('reports a missing archive as ARCHIVE_NOT_FOUND', async () => {

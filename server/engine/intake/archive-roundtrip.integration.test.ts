@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ingestArchive } from './ingest-archive';
-import { snapshotTree } from './test-support/tree-snapshot';
+import { snapshotTreeContents } from '../../test-support/tree-snapshot';
 
 // Archives made by the real tools people upload from: GNU tar and Info-ZIP zip.
 describe('archives of a real project made by system tools', () => {
@@ -41,7 +41,7 @@ describe('archives of a real project made by system tools', () => {
     const into = join(root, 'from-tgz');
     const result = await ingestArchive({ archive, into });
     expect(result).toMatchObject({ ok: true, format: 'tar.gz', files: 7 });
-    expect(await snapshotTree(into)).toEqual(await snapshotTree(project));
+    expect(await snapshotTreeContents(into)).toEqual(await snapshotTreeContents(project));
   });
 
   it('zip (Info-ZIP) extracts byte-identically with the top folder stripped', async () => {
@@ -50,7 +50,7 @@ describe('archives of a real project made by system tools', () => {
     const into = join(root, 'from-zip');
     const result = await ingestArchive({ archive, into });
     expect(result).toMatchObject({ ok: true, format: 'zip', files: 7 });
-    expect(await snapshotTree(into)).toEqual(await snapshotTree(project));
+    expect(await snapshotTreeContents(into)).toEqual(await snapshotTreeContents(project));
   });
 
   it('rejects a zip made by Info-ZIP with --symlinks holding an absolute link (ARCHIVE_LINK)', async () => {
@@ -95,8 +95,8 @@ describe('archives of a real project made by system tools', () => {
         const into = join(root, `from-${name}`);
         const result = await ingestArchive({ archive: join(root, name), into });
         expect(result).toMatchObject({ ok: true, files: 2 });
-        const snapshot = await snapshotTree(into);
-        expect(snapshot).toEqual(await snapshotTree(monorepo));
+        const snapshot = await snapshotTreeContents(into);
+        expect(snapshot).toEqual(await snapshotTreeContents(monorepo));
         expect(snapshot.get('packages/web/tsconfig.json')).toBe('link:shared/tsconfig.json');
         expect(await readFile(join(into, 'packages', 'web', 'tsconfig.json'), 'utf8')).toBe('{}\n');
       },

@@ -13,14 +13,14 @@ import {
   writeTree,
   type FixtureRepo,
   type TreeSpec,
-} from './test-support/git-fixtures';
+} from '../../test-support/git-fixtures';
 import {
   startGitHttpServer,
   startRedirectServer,
   startSilentServer,
   type LoopbackServer,
-} from './test-support/git-http-server';
-import { makeIntakeSandbox, type IntakeSandbox } from './test-support/intake-sandbox';
+} from '../../test-support/git-http-server';
+import { makeIntakeSandbox, type IntakeSandbox } from '../../test-support/intake-sandbox';
 
 const pwned = `/tmp/sb-pwned-${process.pid}`;
 

@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AppErrorCode } from '../../errors/app-error';
 import { ingestArchive } from './ingest-archive';
-import { makeIntakeSandbox, type IntakeSandbox } from './test-support/intake-sandbox';
-import { buildTar, buildTarGz, type TarEntrySpec } from './test-support/tar-builder';
-import { snapshotTree } from './test-support/tree-snapshot';
-import { buildZip, type ZipEntrySpec } from './test-support/zip-builder';
+import { makeIntakeSandbox, type IntakeSandbox } from '../../test-support/intake-sandbox';
+import { buildTar, buildTarGz, type TarEntrySpec } from '../../test-support/tar-builder';
+import { snapshotTreeContents } from '../../test-support/tree-snapshot';
+import { buildZip, type ZipEntrySpec } from '../../test-support/zip-builder';
 
 /** One archive entry in format-neutral terms: a file (data), a directory (`/`) or a link. */
 type Entry =
@@ -228,7 +228,7 @@ describe.each(formats)('links in a %s archive', (_format, build) => {
     );
     const result = await ingestArchive({ archive, into: sandbox.into });
     expect(result).toMatchObject({ ok: true, files: 2 });
-    expect(Object.fromEntries(await snapshotTree(sandbox.into))).toEqual({
+    expect(Object.fromEntries(await snapshotTreeContents(sandbox.into))).toEqual({
       'README.md': `644:${Buffer.from('# proj\n').toString('base64')}`,
       'docs/': '755',
       'docs/README.md': 'link:../README.md',

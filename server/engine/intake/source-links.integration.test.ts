@@ -7,9 +7,9 @@ import { createSourceFromArchive, createSourceFromGit } from '../workspace/creat
 import { TaskWorktree } from '../workspace/task-worktree';
 import { workspaceLayout, type WorkspaceLayout } from '../workspace/workspace-layout';
 import { GitUrlPolicy } from './git-url-policy';
-import { makeCraftedRepo, testGit, writeTree } from './test-support/git-fixtures';
-import { startGitHttpServer, type LoopbackServer } from './test-support/git-http-server';
-import { buildZip } from './test-support/zip-builder';
+import { makeCraftedRepo, testGit, writeTree } from '../../test-support/git-fixtures';
+import { startGitHttpServer, type LoopbackServer } from '../../test-support/git-http-server';
+import { buildZip } from '../../test-support/zip-builder';
 
 // Links of an accepted archive or clone end up in the source repository as links (120000), and in
 // task worktrees as links, never as copies of what they point at.

@@ -4,8 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { AppErrorCode } from '../../errors/app-error';
 import type { IntakeCaps } from './intake-caps';
 import { ingestArchive } from './ingest-archive';
-import { makeIntakeSandbox, type IntakeSandbox } from './test-support/intake-sandbox';
-import { buildTar, type TarEntrySpec } from './test-support/tar-builder';
+import { makeIntakeSandbox, type IntakeSandbox } from '../../test-support/intake-sandbox';
+import { buildTar, type TarEntrySpec } from '../../test-support/tar-builder';
 
 interface AttackCase {
   readonly name: string;

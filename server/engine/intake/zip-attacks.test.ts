@@ -4,8 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { AppErrorCode } from '../../errors/app-error';
 import type { IntakeCaps } from './intake-caps';
 import { ingestArchive } from './ingest-archive';
-import { makeIntakeSandbox, type IntakeSandbox } from './test-support/intake-sandbox';
-import { buildZip, unicodePathExtra, type ZipEntrySpec } from './test-support/zip-builder';
+import { makeIntakeSandbox, type IntakeSandbox } from '../../test-support/intake-sandbox';
+import { buildZip, unicodePathExtra, type ZipEntrySpec } from '../../test-support/zip-builder';
 
 interface AttackCase {
   readonly name: string;

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseEgressAllow, readToolConfig, type EgressAllowlist } from '../egress';
-import { buildWheel, registryEntry, writeNpmFixture } from '../egress/test-support/fixtures';
+import { buildWheel, registryEntry, writeNpmFixture } from '../../test-support/egress-fixtures';
 import { probeSandbox } from '../sandbox/probe';
 import { defaultRunLimits } from '../sandbox/run-limits';
 import type { SandboxHost } from '../sandbox/sandbox-host';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { applyHypothesis } from './apply-hypothesis';
 import { prepareHypotheses } from './prepare-hypotheses';
-import { writeProject } from './test-support/projects';
+import { writeProject } from '../../test-support/inline-projects';
 
 async function workspaceWithExecutable(): Promise<string> {
   const dir = await writeProject('sbx-apply-', {

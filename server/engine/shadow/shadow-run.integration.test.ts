@@ -14,8 +14,8 @@ import {
   pytestFiles,
   warmCrate,
   writeProject,
-} from './test-support/projects';
-import { snapshotTree } from './test-support/tree-snapshot';
+} from '../../test-support/inline-projects';
+import { snapshotTreeWithTimes } from '../../test-support/tree-snapshot';
 
 const hypothesis = (
   name: string,
@@ -60,7 +60,7 @@ describe.each(['overlay', 'inplace'] as const)('shadowRun in %s mode', (mode) =>
   it('ranks cargo hypotheses: the fix wins; the test deleter, the wrong fix, a timeout and a compile error follow', async () => {
     const crate = await writeProject('sbx-crate-', crateFiles);
     await warmCrate(crate);
-    const before = await snapshotTree(crate, view);
+    const before = await snapshotTreeWithTimes(crate, view);
     const report = await runner.run({
       workspace: crate,
       command: ['cargo', 'test', '--offline'],
@@ -108,7 +108,7 @@ describe.each(['overlay', 'inplace'] as const)('shadowRun in %s mode', (mode) =>
     });
     expect(byName(report, 'broken').outputTail).toContain('error[E0277]');
     expect(report.winnerDiff).toContain('-    a - b\n+    a + b\n');
-    expect(await snapshotTree(crate, view)).toEqual(before);
+    expect(await snapshotTreeWithTimes(crate, view)).toEqual(before);
     // Regression: in place, restoring a source with its old mtime left cargo's build of the
     // hypothesis looking fresh, so the original sources then "passed". They must still fail.
     const after = await execa('cargo', ['test', '--offline'], {
@@ -122,7 +122,7 @@ describe.each(['overlay', 'inplace'] as const)('shadowRun in %s mode', (mode) =>
 
   it('ranks pytest hypotheses, kills a hypothesis that times out, and leaves the workspace untouched', async () => {
     const project = await writeProject('sbx-py-', pytestFiles);
-    const before = await snapshotTree(project, view);
+    const before = await snapshotTreeWithTimes(project, view);
     const started = performance.now();
     const report = await runner.run({
       workspace: project,
@@ -151,13 +151,13 @@ describe.each(['overlay', 'inplace'] as const)('shadowRun in %s mode', (mode) =>
     expect(byName(report, 'delete-test').exitCode).toBe(5);
     // Not a speed check: the slow hypothesis sleeps 120 s, so finishing earlier means it was killed.
     expect(performance.now() - started).toBeLessThan(115_000);
-    expect(await snapshotTree(project, view)).toEqual(before);
+    expect(await snapshotTreeWithTimes(project, view)).toEqual(before);
     expect(await readFile(path.join(project, 'calc.py'), 'utf8')).toBe(pytestFiles['calc.py']);
   });
 
   it('refuses a hypothesis that escapes the workspace before running anything', async () => {
     const project = await writeProject('sbx-esc-', pytestFiles);
-    const before = await snapshotTree(project);
+    const before = await snapshotTreeWithTimes(project);
     await expect(
       runner.run({
         workspace: project,
@@ -171,7 +171,7 @@ describe.each(['overlay', 'inplace'] as const)('shadowRun in %s mode', (mode) =>
       code: 'INVALID_HYPOTHESIS',
       message: "hypothesis 'escape': path '../outside.py' contains a '..' segment",
     });
-    expect(await snapshotTree(project)).toEqual(before);
+    expect(await snapshotTreeWithTimes(project)).toEqual(before);
   });
 
   it('applies the winner all-or-nothing when asked, and the workspace then passes on its own', async () => {
@@ -293,7 +293,7 @@ def test_listens_on_8080():
       '.git/HEAD': 'ref: refs/heads/main\n',
     });
     await warmCrate(crate);
-    const before = await snapshotTree(crate);
+    const before = await snapshotTreeWithTimes(crate);
     const report = await runner.run({
       workspace: crate,
       command: [
@@ -308,7 +308,7 @@ def test_listens_on_8080():
       ],
     });
     expect(report.hypotheses.every((h) => h.outputTail.trim().endsWith('0'))).toBe(true);
-    expect(await snapshotTree(crate)).toEqual(before);
+    expect(await snapshotTreeWithTimes(crate)).toEqual(before);
   });
 });
 
@@ -319,7 +319,7 @@ describe('shadowRun in-place restore', () => {
       mode: 'inplace',
     });
     const project = await writeProject('sbx-restore-', pytestFiles);
-    const before = await snapshotTree(project, inPlaceView);
+    const before = await snapshotTreeWithTimes(project, inPlaceView);
     const report = await runner.run({
       workspace: project,
       command: ['python3', '-m', 'pytest', '-q', '-p', 'no:cacheprovider'],
@@ -330,7 +330,7 @@ describe('shadowRun in-place restore', () => {
       ],
     });
     expect(byName(report, 'slow').timedOut).toBe(true);
-    expect(await snapshotTree(project, inPlaceView)).toEqual(before);
+    expect(await snapshotTreeWithTimes(project, inPlaceView)).toEqual(before);
   });
 
   it('reports and never ranks as a clean pass a hypothesis whose run changed what it wrote', async () => {
@@ -356,7 +356,7 @@ describe('recovery after a crash', () => {
   it('restores the workspace of an in-place run whose process was killed with SIGKILL', async () => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'sbx-data-'));
     const project = await writeProject('sbx-crash-', pytestFiles);
-    const before = await snapshotTree(project, { fileTimes: false });
+    const before = await snapshotTreeWithTimes(project, { fileTimes: false });
     // One process (not the tsx CLI, which runs scripts in a child of its own) so SIGKILL hits the runner.
     const script = path.join(import.meta.dirname, 'test-support/inplace-crash-child.ts');
     const child = execa(process.execPath, ['--import', 'tsx', script, dataDir, project], {
@@ -371,6 +371,6 @@ describe('recovery after a crash', () => {
 
     const runner = await createShadowRunner({ dataDir, mode: 'inplace' });
     expect(runner.sweep).toEqual({ removed: 1, notRestored: [] });
-    expect(await snapshotTree(project, { fileTimes: false })).toEqual(before);
+    expect(await snapshotTreeWithTimes(project, { fileTimes: false })).toEqual(before);
   });
 });

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { ShadowEvent } from './shadow-events';
 import { shadowRun, type ShadowRunRequest } from './shadow-run';
 import { cargoSummary, fakeExecutor } from './test-support/fake-executor';
-import { writeProject } from './test-support/projects';
+import { writeProject } from '../../test-support/inline-projects';
 
 const project = () => writeProject('sbx-unit-', { 'src/lib.rs': 'a - b\n', 'README.md': 'hi\n' });
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { prepareHypotheses } from './prepare-hypotheses';
 import { stageIntoUpper } from './stage-files';
-import { writeProject } from './test-support/projects';
+import { writeProject } from '../../test-support/inline-projects';
 
 async function prepared(workspace: string, edits: Record<string, string>) {
   const { prepared, refused } = await prepareHypotheses(workspace, [

@@ -9,7 +9,7 @@ import { createShadowRunner, type ShadowRunner } from './create-shadow-runner';
 import type { Hypothesis } from './hypothesis';
 import type { HypothesisResult, ShadowRunReport } from './shadow-report';
 import type { ShadowRunRequest } from './shadow-request';
-import { writeProject } from './test-support/projects';
+import { writeProject } from '../../test-support/inline-projects';
 
 const hypothesis = (name: string, edits: Record<string, string> = {}): Hypothesis => ({
   name,

@@ -8,8 +8,8 @@ import {
   makeCraftedRepo,
   makeFixtureRepo,
   type FixtureRepo,
-} from '../intake/test-support/git-fixtures';
-import { startGitHttpServer, type LoopbackServer } from '../intake/test-support/git-http-server';
+} from '../../test-support/git-fixtures';
+import { startGitHttpServer, type LoopbackServer } from '../../test-support/git-http-server';
 import { createSourceFromGit } from './create-source';
 import { TaskWorktree } from './task-worktree';
 import { workspaceLayout, type WorkspaceLayout } from './workspace-layout';

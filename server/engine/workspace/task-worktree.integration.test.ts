@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildZip } from '../intake/test-support/zip-builder';
-import { snapshotTree } from '../intake/test-support/tree-snapshot';
+import { buildZip } from '../../test-support/zip-builder';
+import { snapshotTreeContents } from '../../test-support/tree-snapshot';
 import { createSourceFromArchive } from './create-source';
 import { pruneStaleWorktrees } from './prune-worktrees';
 import type { SourceRepo } from './source-repo';
@@ -85,7 +85,7 @@ describe('source repositories and task worktrees', () => {
       taskId: 'task-diff',
       commit: baseline,
     });
-    const before = await snapshotTree(task.path);
+    const before = await snapshotTreeContents(task.path);
     await writeFile(
       join(task.path, 'src', 'lib.js'),
       'export const a = 10;\nexport const b = 2;\n',
@@ -113,7 +113,7 @@ describe('source repositories and task worktrees', () => {
     expect(cp).toMatch(/^[0-9a-f]{40}$/);
     expect(await task.head()).toBe(cp);
     expect(await task.diffSince(baseline)).toEqual(diff);
-    const after = await snapshotTree(task.path);
+    const after = await snapshotTreeContents(task.path);
 
     // The diff bytes reproduce the change exactly on a fresh checkout of the baseline.
     const replay = await TaskWorktree.create({
@@ -127,7 +127,7 @@ describe('source repositories and task worktrees', () => {
       input: diff,
       env: { GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' },
     });
-    expect(withoutGitFile(await snapshotTree(replay.path))).toEqual(withoutGitFile(after));
+    expect(withoutGitFile(await snapshotTreeContents(replay.path))).toEqual(withoutGitFile(after));
     await replay.remove();
 
     await writeFile(join(task.path, 'untracked.txt'), 'junk');
@@ -135,7 +135,7 @@ describe('source repositories and task worktrees', () => {
     await writeFile(join(task.path, 'build', 'out.o'), 'ignored build output');
     await task.rollbackTo(baseline);
     // The ignored build output stays (later runs build incrementally); everything else is exact.
-    const kept = withoutGitFile(await snapshotTree(task.path));
+    const kept = withoutGitFile(await snapshotTreeContents(task.path));
     expect(kept.get('build/out.o')).toBe(
       `644:${Buffer.from('ignored build output').toString('base64')}`,
     );
@@ -154,14 +154,14 @@ describe('source repositories and task worktrees', () => {
       taskId: 'full-clean',
       commit: baseline,
     });
-    const before = await snapshotTree(task.path);
+    const before = await snapshotTreeContents(task.path);
     await writeFile(join(task.path, 'src', 'lib.js'), 'changed\n');
     await task.checkpoint('change');
     await writeFile(join(task.path, 'untracked.txt'), 'junk');
     await mkdir(join(task.path, 'build', 'deep'), { recursive: true });
     await writeFile(join(task.path, 'build', 'deep', 'out.o'), 'ignored build output');
     await task.rollbackTo(baseline, { keepIgnored: false });
-    expect(withoutGitFile(await snapshotTree(task.path))).toEqual(withoutGitFile(before));
+    expect(withoutGitFile(await snapshotTreeContents(task.path))).toEqual(withoutGitFile(before));
     expect(await task.head()).toBe(baseline);
     await task.remove();
   });
@@ -170,7 +170,7 @@ describe('source repositories and task worktrees', () => {
   // (and from every diff) by writing an untracked .gitignore next to it.
   it('regression: rollback keeps no file that an untracked .gitignore hides', async () => {
     const task = await TaskWorktree.create({ layout, source, taskId: 'planted', commit: baseline });
-    const before = await snapshotTree(task.path);
+    const before = await snapshotTreeContents(task.path);
     await writeFile(join(task.path, 'src', '.gitignore'), '.gitignore\nconftest.py\n');
     await writeFile(join(task.path, 'src', 'conftest.py'), 'fake pass\n');
     await mkdir(join(task.path, 'hidden', 'deeper'), { recursive: true });
@@ -183,7 +183,7 @@ describe('source repositories and task worktrees', () => {
     await writeFile(join(task.path, 'build', 'out.o'), 'kept');
     expect(await task.diffSince(baseline)).toEqual(Buffer.alloc(0));
     await task.rollbackTo(baseline);
-    const after = withoutGitFile(await snapshotTree(task.path));
+    const after = withoutGitFile(await snapshotTreeContents(task.path));
     expect([...after.keys()].filter((p) => !before.has(p)).sort()).toEqual([
       'build/',
       'build/.gitignore',

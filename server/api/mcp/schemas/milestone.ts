@@ -1,29 +1,9 @@
 import { z } from 'zod';
+import { planStepViewSchema } from '../../../tasks/task-view-schema';
+import { openSchema } from './open-schema';
 
-/** PlanStepView: one step of a task's plan with its gates' newest runs. */
-export const planStepSchema = z.looseObject({
-  index: z.int().describe('1-based'),
-  title: z.string(),
-  scope: z.string(),
-  status: z.enum(['open', 'done']),
-  doneAt: z.string().nullable(),
-  gates: z.array(
-    z.looseObject({
-      argv: z.array(z.string()),
-      lastRun: z
-        .looseObject({
-          green: z.boolean(),
-          exitCode: z.int().nullable(),
-          commitSha: z.string().nullable(),
-          at: z.string(),
-          current: z
-            .boolean()
-            .describe('whether it ran on the newest checkpoint (only then it counts)'),
-        })
-        .nullable(),
-    }),
-  ),
-});
+/** PlanStepView: one step of a task's plan with its gates' newest runs (as the task view has it). */
+export const planStepSchema = openSchema(planStepViewSchema);
 
 /**
  * MilestoneResult as one object (an output schema must be an object): `reason` is there exactly

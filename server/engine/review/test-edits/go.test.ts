@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { change, lines, whats } from './test-support';
+import { change, lines, whats } from './test-support/changes';
 
 describe('test-in-source: Go', () => {
   it('flags a TestXxx function changed in a file not named _test.go', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { change, edits, lines, whats } from './test-support';
+import { change, edits, lines, whats } from './test-support/changes';
 
 describe('test-in-source: JavaScript and TypeScript', () => {
   const util = (assertion: string, code = 'return a + b;'): string =>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { change, lines, whats } from './test-support';
+import { change, lines, whats } from './test-support/changes';
 
 describe('test-in-source: Python', () => {
   const module = (check: string, code = 'return a + b'): string =>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { change, edits, lines, whats } from './test-support';
+import { change, edits, lines, whats } from './test-support/changes';
 
 describe('test-config', () => {
   it('flags a pytest.ini added with --deselect', () => {

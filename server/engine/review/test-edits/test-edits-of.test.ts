@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { change, edits, whats } from './test-support';
+import { change, edits, whats } from './test-support/changes';
 
 describe('honest fixes in each language are not test edits', () => {
   it.each<[string, string, string]>([

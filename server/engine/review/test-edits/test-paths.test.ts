@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isTestPath } from './index';
-import { change, edits, lines, whats } from './test-support';
+import { change, edits, lines, whats } from './test-support/changes';
 
 describe('test-file: paths by convention', () => {
   it('flags a test renamed in a root tests.py', () => {

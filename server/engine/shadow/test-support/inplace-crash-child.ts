@@ -1,7 +1,7 @@
 // Runs one slow in-place hypothesis, so a test can kill -9 this process mid-run and check that the
 // next runner's start-up sweep restores the workspace.
 import { createShadowRunner } from '../create-shadow-runner';
-import { pytestCalc } from './projects';
+import { pytestCalc } from '../../../test-support/inline-projects';
 
 const [dataDir, workspace] = process.argv.slice(2);
 if (dataDir === undefined || workspace === undefined) throw new Error('usage: DATA_DIR WORKSPACE');

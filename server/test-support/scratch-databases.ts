@@ -4,12 +4,42 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { createDb, type Db } from '../db/client';
+import { migrateDatabase } from '../db/migrate';
 import type { DatabaseConfig } from '../env';
 
 /** Test support: throw-away databases of both kinds. */
 export interface ScratchDatabase {
   config: DatabaseConfig;
   drop(): Promise<void>;
+}
+
+/** A scratch database, migrated, with a client on it. */
+export interface MigratedDatabase {
+  scratch: ScratchDatabase;
+  db: Db;
+  /** Disconnects the client, then drops the database. */
+  close(): Promise<void>;
+}
+
+/**
+ * Creates a scratch database (`create` is a backend's `create`), migrates it and opens a client:
+ * the set-up of every suite that runs on a real, empty, current schema.
+ */
+export async function openMigratedDatabase(
+  create: () => Promise<ScratchDatabase>,
+): Promise<MigratedDatabase> {
+  const scratch = await create();
+  await migrateDatabase(scratch.config);
+  const db = createDb({ database: scratch.config });
+  return {
+    scratch,
+    db,
+    close: async () => {
+      await db.$disconnect();
+      await scratch.drop();
+    },
+  };
 }
 
 const POSTGRES_ADMIN_URL = 'postgresql://postgres@127.0.0.1:5432/postgres';

@@ -1,29 +1,9 @@
 import { spawn } from 'node:child_process';
-import { createDb, type Db } from '../db/client';
-import { migrateDatabase } from '../db/migrate';
-import type { ScratchDatabase } from '../db/test-databases';
+import type { Db } from '../db/client';
 
-/** Test support for the queue suites: a migrated scratch database and small helpers. */
-export interface QueueDatabase {
-  scratch: ScratchDatabase;
-  db: Db;
-  close(): Promise<void>;
-}
+/** Test support for the queue suites (their database: `openMigratedDatabase`). */
 
-export async function openQueueDatabase(create: () => Promise<ScratchDatabase>) {
-  const scratch = await create();
-  await migrateDatabase(scratch.config);
-  const db = createDb({ database: scratch.config });
-  return {
-    scratch,
-    db,
-    close: async () => {
-      await db.$disconnect();
-      await scratch.drop();
-    },
-  } satisfies QueueDatabase;
-}
-
+/** A task row for jobs to belong to; never run. */
 export async function newTask(db: Db): Promise<string> {
   const task = await db.task.create({
     data: { sourceKind: 'git', sourceUrl: 'https://example.com/r.git', testCommand: ['true'] },

@@ -1,6 +1,6 @@
 /** Shared by the test-edits tests: changes built from lines, and what `testEditsOf` says of them. */
 
-import { testEditsOf, type FileChange, type TestEdit } from './index';
+import { testEditsOf, type FileChange, type TestEdit } from '../index';
 
 export const lines = (...text: string[]): string => `${text.join('\n')}\n`;
 export const change = (path: string, before: string | null, after: string | null): FileChange => ({

@@ -4,7 +4,7 @@ import type {
   ChatCompletionLike,
   ChatRequest,
   ChatUsage,
-} from '../chat-client';
+} from '../engine/fixers/chat-client';
 
 /** What the fake client does with one request. */
 export type FakeReply =
