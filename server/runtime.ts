@@ -3,17 +3,19 @@ import path from 'node:path';
 import { authenticateBearer } from './auth/api-tokens';
 import { createDb, type Db } from './db/client';
 import { migrateDatabase } from './db/migrate';
-import { defaultGitUrlPolicy } from './engine/intake';
-import { defaultIntakeCaps } from './engine/intake';
-import { createExternalFixer } from './engine/loop';
-import { createGitWorkspaces } from './engine/loop';
-import { abandonTask, stepTask, type LoopDeps } from './engine/loop';
+import { defaultGitUrlPolicy, defaultIntakeCaps } from './engine/intake';
+import {
+  createExternalFixer,
+  createGitWorkspaces,
+  abandonTask,
+  stepTask,
+  type LoopDeps,
+} from './engine/loop';
 import { systemClock } from './engine/ports';
 import { buildReviewArtifact } from './engine/review';
 import { defaultRunLimits, type RunLimits, type SandboxCapabilities } from './engine/sandbox';
 import { createShadowRunner, type ShadowRunner } from './engine/shadow';
-import { pruneStaleWorktrees } from './engine/workspace';
-import { sourceGitDir, workspaceLayout } from './engine/workspace';
+import { pruneStaleWorktrees, sourceGitDir, workspaceLayout } from './engine/workspace';
 import {
   defaultEgressAllowlist,
   parseEgressAllow,

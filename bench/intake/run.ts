@@ -10,9 +10,11 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { execa } from 'execa';
 import { ingestArchive } from '../../server/engine/intake';
-import { createSourceFromArchive } from '../../server/engine/workspace';
-import { TaskWorktree } from '../../server/engine/workspace';
-import { workspaceLayout } from '../../server/engine/workspace';
+import {
+  createSourceFromArchive,
+  TaskWorktree,
+  workspaceLayout,
+} from '../../server/engine/workspace';
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' } } });
 const runs = Math.max(1, Number(values.runs));

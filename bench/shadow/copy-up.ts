@@ -2,8 +2,12 @@ import { lstat, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs
 import path from 'node:path';
 import { execa } from 'execa';
 import { runProcess } from '../../server/engine/process';
-import { defaultRunLimits, sandboxEnv } from '../../server/engine/sandbox';
-import { prepareSandbox, type SandboxHost } from '../../server/engine/sandbox';
+import {
+  defaultRunLimits,
+  sandboxEnv,
+  prepareSandbox,
+  type SandboxHost,
+} from '../../server/engine/sandbox';
 import type { Hypothesis } from '../../server/engine/shadow';
 import { median, runIn, timed } from './measure';
 import type { BenchProject } from './projects/project';

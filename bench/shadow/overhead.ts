@@ -2,8 +2,12 @@ import { spawn as nodeSpawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { runProcess } from '../../server/engine/process';
-import { defaultRunLimits, sandboxNamespaces } from '../../server/engine/sandbox';
-import { prepareSandbox, type SandboxHost } from '../../server/engine/sandbox';
+import {
+  defaultRunLimits,
+  sandboxNamespaces,
+  prepareSandbox,
+  type SandboxHost,
+} from '../../server/engine/sandbox';
 import type { ShadowRunner } from '../../server/engine/shadow';
 import { median, timed } from './measure';
 import type { BenchProject } from './projects/project';

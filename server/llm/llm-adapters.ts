@@ -1,7 +1,10 @@
 import OpenAI from 'openai';
-import type { ChatClient } from '../engine/fixers';
-import { createLlmFixer } from '../engine/fixers';
-import { createLlmReviewer, type LlmReviewer } from '../engine/fixers';
+import {
+  type ChatClient,
+  createLlmFixer,
+  createLlmReviewer,
+  type LlmReviewer,
+} from '../engine/fixers';
 import type { Fixer } from '../engine/loop';
 import type { LlmConfig } from './llm-config';
 

@@ -2,8 +2,7 @@ import { pickRunLimits } from '../engine/sandbox';
 import type { TestDelta } from '../engine/shadow';
 import type { Db } from '../db/client';
 import { AppError } from '../errors/app-error';
-import type { LoopTask, SetupRecord } from '../engine/loop';
-import type { RunSummary } from '../engine/loop';
+import type { LoopTask, SetupRecord, RunSummary } from '../engine/loop';
 import { runSummaryOf, sourceOf, statusOf } from './task-rows';
 
 /** The task as the loop steps it: its row, its open plan steps and the runs it compares with. */

@@ -2,8 +2,9 @@ import type { Db } from '../db/client';
 import { appendEventInTransaction, type StoredEvent } from '../db/event-store';
 import { inTransaction, type Tx } from '../db/transaction';
 import { AppError } from '../errors/app-error';
-import type { CandidateHypothesis, FixerSpend } from '../engine/loop';
 import {
+  type CandidateHypothesis,
+  type FixerSpend,
   gatesFinished,
   type GateResult,
   type IterationRecord,
@@ -11,9 +12,11 @@ import {
   type ReviewArtifact,
   type TaskChanges,
   type TaskLoopStore,
+  type RunSummary,
+  type TaskEvent,
+  reduceTask,
+  type TaskState,
 } from '../engine/loop';
-import type { RunSummary, TaskEvent } from '../engine/loop';
-import { reduceTask, type TaskState } from '../engine/loop';
 import { hypothesisWithEdits, insertHypothesis, toCandidate } from './hypothesis-rows';
 import { loadLoopTask } from './load-loop-task';
 import type { TaskEventBus } from './task-event-bus';

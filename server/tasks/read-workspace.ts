@@ -1,8 +1,7 @@
 import { AppError } from '../errors/app-error';
 import { verifySha256 } from '../engine/review';
 import { pathProblem } from '../engine/shadow';
-import { listTreeFiles, readTreeFile } from '../engine/workspace';
-import { sourceGitDir } from '../engine/workspace';
+import { listTreeFiles, readTreeFile, sourceGitDir } from '../engine/workspace';
 import type { DiffView, PatchDownload, WorkspaceFile } from './task-api';
 import type { TaskServiceDeps } from './task-service';
 import { flagsOf } from './task-views';

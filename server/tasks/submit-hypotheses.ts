@@ -4,8 +4,8 @@ import { actorLabel } from '../auth/actor';
 import { prismaCode, type Tx } from '../db/transaction';
 import { AppError } from '../errors/app-error';
 import { activeStatuses, canApply } from '../engine/lifecycle';
-import type { Hypothesis } from '../engine/shadow';
 import {
+  type Hypothesis,
   checkHypothesisAgainst,
   checkHypothesisPaths,
   workspaceEntries,

@@ -1,11 +1,15 @@
-import { isPass } from '../engine/shadow';
-import type { TestDelta } from '../engine/shadow';
+import { isPass, type TestDelta } from '../engine/shadow';
 import type { TestCase } from '../engine/parsers';
 import type { Prisma } from '../db/client';
 import { AppError } from '../errors/app-error';
-import type { LoopSource } from '../engine/loop';
-import type { RunSummary } from '../engine/loop';
-import { isTaskStatus, type TaskStatus } from '../engine/loop';
+import {
+  type LoopSource,
+  type RunSummary,
+  isIterationStatus,
+  isTaskStatus,
+  type IterationStatus,
+  type TaskStatus,
+} from '../engine/loop';
 
 /*
  * Between the task tables' rows and the engine's values, both ways: the task store writes and
@@ -16,6 +20,14 @@ export const json = (value: unknown): Prisma.InputJsonValue => value as Prisma.I
 
 export function statusOf(value: string): TaskStatus {
   if (!isTaskStatus(value)) throw new AppError('INTERNAL', `unknown task status '${value}'`);
+  return value;
+}
+
+/** A stored iteration status, checked against the lifecycle (the column is a free string). */
+export function iterationStatusOf(value: string): IterationStatus {
+  if (!isIterationStatus(value)) {
+    throw new AppError('INTERNAL', `unknown iteration status '${value}'`);
+  }
   return value;
 }
 

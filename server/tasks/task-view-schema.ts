@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { taskStatuses } from '../engine/lifecycle';
+import { iterationStatuses, taskStatuses } from '../engine/lifecycle';
 
 /**
  * The task views (`GET /api/v1/tasks/{id}` and its parts), defined once: task-api.ts's `TaskView`,
@@ -71,7 +71,7 @@ export const hypothesisViewSchema = z.object({
 
 export const iterationViewSchema = z.object({
   index: z.int(),
-  status: z.string(),
+  status: z.enum(iterationStatuses),
   winner: z.string().nullable(),
   checkpointSha: z.string().nullable(),
   hypotheses: list(hypothesisViewSchema).describe('best first once ranked'),

@@ -1,7 +1,6 @@
 import type { Db } from '../db/client';
 import { AppError } from '../errors/app-error';
-import type { SetupRecord } from '../engine/loop';
-import { failingIds, remainingFailures } from '../engine/loop';
+import { type SetupRecord, failingIds, remainingFailures } from '../engine/loop';
 import type { TestCase } from '../engine/parsers';
 import type { DiffFlags } from '../engine/review';
 import type { TestDelta } from '../engine/shadow';
@@ -13,7 +12,7 @@ import type {
   TaskSummary,
   TaskView,
 } from './task-api';
-import { sourceOf, statusOf } from './task-rows';
+import { iterationStatusOf, sourceOf, statusOf } from './task-rows';
 
 /*
  * The views of task-api.ts, whose shape task-view-schema.ts defines (for REST, tRPC and MCP alike),
@@ -103,7 +102,7 @@ export async function loadTaskView(db: Db, taskId: string): Promise<TaskView> {
   const knownFailures = testIds(task.knownFailures);
   const iterations: IterationView[] = task.iterations.map((iteration) => ({
     index: iteration.index,
-    status: iteration.status,
+    status: iterationStatusOf(iteration.status),
     winner: iteration.winner,
     checkpointSha: iteration.checkpointSha,
     hypotheses: iteration.hypotheses

@@ -1,5 +1,4 @@
-import { TaskWorktree } from '../engine/workspace';
-import { sourceGitDir, type WorkspaceLayout } from '../engine/workspace';
+import { TaskWorktree, sourceGitDir, type WorkspaceLayout } from '../engine/workspace';
 import type { LoopTask } from '../engine/loop';
 
 /** Worktree operations the service does outside the loop (a reject rolls back). */

@@ -1,11 +1,14 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { httpStatusOf, isAppError, type AppError } from '../../errors/app-error';
-import { defaultGitUrlPolicy, type GitUrlPolicy } from '../../engine/intake';
-import type { CloneCaps } from '../../engine/intake';
-import type { IntakeCaps } from '../../engine/intake';
-import { ingestArchive } from '../../engine/intake';
-import { ingestGit } from '../../engine/intake';
+import {
+  defaultGitUrlPolicy,
+  type GitUrlPolicy,
+  type CloneCaps,
+  type IntakeCaps,
+  ingestArchive,
+  ingestGit,
+} from '../../engine/intake';
 import { exitCodes, type CliCommand, type CliIo } from '../cli-io';
 
 const help = `Usage: shadowbox ingest (--archive FILE | --git URL [--ref REF]) --into DIR [--json]

@@ -7,10 +7,9 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createShadowRunner, type HypothesisResult, type ShadowRunner } from '../shadow';
 import { probeSandbox } from './probe';
-import { defaultRunLimits } from './run-limits';
+import { defaultRunLimits, type RunLimits } from './run-limits';
 import { sandboxEnv } from './sandbox-env';
 import { prepareSandbox } from './sandbox-host';
-import type { RunLimits } from './run-limits';
 
 /**
  * The sandbox as a boundary, attacked from inside a hypothesis as a hostile test file would: one
