@@ -101,19 +101,21 @@ export function createTaskSetup(options: TaskSetupOptions): SetupPort {
           error: `setup needs the sandbox, which this server does not have (${options.unavailableReason ?? 'unknown'})`,
         });
       }
-      const detected = await detectSetup(await treeOf(task));
+      const tree = await treeOf(task);
+      const detected = await detectSetup(tree);
       const { cache } = options;
       const key =
         cache === null
           ? null
           : setupCacheKey({
               scope: scopeOf(task),
-              manifests: await readManifests(await treeOf(task), detected.manifests),
+              manifests: await readManifests(tree, detected.manifests),
               commands: plan.commands,
               toolchains: await toolchainVersions(toolchainPrograms(plan.commands), {
                 PATH: process.env.PATH ?? '/usr/bin:/bin',
               }),
-              env: plan.env,
+              // Workspace paths stay relative here: every task's worktree has its own path.
+              env: { ...detected.env, ...detected.workspaceEnv },
             });
       const entry = key === null || cache === null ? null : await cache.lookup(key);
       if (entry !== null && cache !== null) {
