@@ -25,6 +25,7 @@ export default tseslint.config(
       'public/',
       'next-env.d.ts',
       'bench/.work/',
+      'dist/',
       '**/fixtures/**',
       'server/db/generated/',
     ],

@@ -3,7 +3,7 @@ import { chromiumLaunchOptions } from './e2e/support/chromium';
 
 /**
  * The e2e tier (`e2e/*.spec.ts`): the built app under `next start` on a scratch data directory,
- * started once by the global setup, driven in Debian's Chromium (Playwright's own browser builds
+ * started once by the global setup with nobody's account on it, driven in Debian's Chromium (Playwright's own browser builds
  * cannot be downloaded here). One worker: the machine has two cores and every task runs real
  * pytest in real sandboxes.
  */
@@ -32,5 +32,26 @@ export default defineConfig({
     permissions: ['clipboard-read', 'clipboard-write'],
     launchOptions: chromiumLaunchOptions,
   },
-  projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
+  // Nobody has an account when the server starts: the first-admin spec runs first and creates
+  // the admin through the one-time link; then the `accounts` setup makes the other people, their
+  // tokens and sessions; then every other spec. (Each project waits for the one before it.)
+  projects: [
+    {
+      name: 'first-admin',
+      testMatch: /first-admin\.spec\.ts$/,
+      use: { browserName: 'chromium' },
+    },
+    {
+      name: 'accounts',
+      testMatch: /accounts\.setup\.ts$/,
+      dependencies: ['first-admin'],
+      use: { browserName: 'chromium' },
+    },
+    {
+      name: 'chromium',
+      testIgnore: /first-admin\.spec\.ts$/,
+      dependencies: ['accounts'],
+      use: { browserName: 'chromium' },
+    },
+  ],
 });

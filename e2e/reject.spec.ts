@@ -8,6 +8,7 @@ import {
   waitForTask,
 } from '../server/test-support/rest-client';
 import { expect, test } from './support/fixtures';
+import { people } from './support/people';
 import { expectStatus, shownDiffHash, taskStatus } from './support/task-page';
 
 test('reject rolls the worktree back to the original source', async ({
@@ -35,7 +36,9 @@ test('reject rolls the worktree back to the original source', async ({
 
   await page.getByRole('button', { name: 'Reject', exact: true }).click();
   await expect(taskStatus(page)).toHaveText('rejected');
-  await expect(page.getByRole('button', { name: 'Approve', exact: true })).toBeDisabled();
+  // A verdict is final: no more buttons, and the page says who gave it.
+  await expect(page.getByRole('button', { name: 'Approve', exact: true })).toHaveCount(0);
+  await expect(page.locator('.decision')).toContainText(`rejected by ${people.reviewer.username}`);
   await waitForTask(agent, id, hasStatus('rejected'), 30_000);
   // The rollback follows the verdict: poll the file until it is the original again.
   await expect.poll(() => readFile(worktreeFile, 'utf8'), { timeout: 30_000 }).toBe(original);

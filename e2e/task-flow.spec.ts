@@ -11,6 +11,7 @@ import {
   waitForTask,
 } from '../server/test-support/rest-client';
 import { expect, test } from './support/fixtures';
+import { people } from './support/people';
 import {
   docsScreenshot,
   expectStatus,
@@ -101,6 +102,10 @@ test('a task from an uploaded archive, one hypothesis from the editor and one fr
     // 8. Approve.
     await page.getByRole('button', { name: 'Approve', exact: true }).click();
     await expect(taskStatus(page)).toHaveText('approved');
+    // The verdict names the reviewer who gave it, and the hash they approved.
+    const decision = page.locator('.decision');
+    await expect(decision).toContainText(`approved by ${people.reviewer.username}`);
+    await expect(decision.locator('abbr')).toHaveAttribute('title', hash);
     const approved = await waitForTask(agent, id, hasStatus('approved'), 30_000);
     expect(approved.approvedDiffSha256).toBe(hash);
     await expect(listRow).toContainText('approved');

@@ -18,7 +18,32 @@ describe('loadEnv', () => {
       sandboxReadOnlyPaths: [],
       egressAllow: undefined,
       setupTimeoutMs: 900_000,
+      authSecret: undefined,
+      requireSecondReviewer: false,
+      role: 'all',
+      workerCapacity: 2,
+      workerHeartbeatMs: 5000,
+      workerExpiryMs: 15_000,
     });
+  });
+
+  it('allows the web and worker roles only on PostgreSQL; expiry defaults to three beats', () => {
+    const postgres = { DATABASE_URL: 'postgresql://u@db.example:5432/shadowbox' };
+    expect(loadEnv({ ...postgres, SHADOWBOX_ROLE: 'worker' }, cwd).role).toBe('worker');
+    const timed = loadEnv({ ...postgres, SHADOWBOX_WORKER_HEARTBEAT_SECS: '0.5' }, cwd);
+    expect([timed.workerHeartbeatMs, timed.workerExpiryMs]).toEqual([500, 1500]);
+    expect(
+      loadEnv(
+        { ...postgres, SHADOWBOX_WORKER_EXPIRY_SECS: '2', SHADOWBOX_WORKER_CAPACITY: '4' },
+        cwd,
+      ),
+    ).toMatchObject({ workerExpiryMs: 2000, workerCapacity: 4 });
+    expect(() => loadEnv({ SHADOWBOX_ROLE: 'web' }, cwd)).toThrow(
+      /SHADOWBOX_ROLE=web needs a PostgreSQL DATABASE_URL/,
+    );
+    expect(() => loadEnv({ ...postgres, SHADOWBOX_ROLE: 'cron' }, cwd)).toThrow(
+      /SHADOWBOX_ROLE="cron" must be web, worker or all/,
+    );
   });
 
   it('reads the public URL, the inbox cap, run caps and extra sandbox paths, naming bad values', () => {

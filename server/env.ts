@@ -30,7 +30,22 @@ export interface Env {
   egressAllow: string | undefined;
   /** How long a task's whole setup may take. */
   setupTimeoutMs: number;
+  /** What this process does: serve the app (`web`), run tasks (`worker`), or both (`all`). */
+  role: ProcessRole;
+  /** Signs session cookies (SHADOWBOX_AUTH_SECRET; else kept in the data directory). */
+  authSecret: string | undefined;
+  /** SHADOWBOX_REQUIRE_SECOND_REVIEWER=1: nobody approves a diff whose winner they submitted. */
+  requireSecondReviewer: boolean;
+  /** Task steps a worker runs at once. */
+  workerCapacity: number;
+  /** How often a worker records its heartbeat (PostgreSQL). */
+  workerHeartbeatMs: number;
+  /** A worker whose heartbeat is older than this is dead and its tasks move (PostgreSQL). */
+  workerExpiryMs: number;
 }
+
+export const processRoles = ['web', 'worker', 'all'] as const;
+export type ProcessRole = (typeof processRoles)[number];
 
 export type DatabaseConfig =
   | { provider: 'sqlite'; /** absolute path of the database file */ file: string }
@@ -84,6 +99,21 @@ const schema = z.object({
   SHADOWBOX_MAX_DISK_MB: optional.pipe(positiveInteger(1, 16_777_216).optional()),
   SHADOWBOX_EGRESS_ALLOW: optional,
   SHADOWBOX_SETUP_TIMEOUT_SECS: optional.pipe(positiveInteger(1, 86_400).optional()),
+  SHADOWBOX_AUTH_SECRET: optional.pipe(
+    z
+      .string()
+      .min(32, 'must be at least 32 characters (e.g. `openssl rand -base64 32`)')
+      .optional(),
+  ),
+  SHADOWBOX_REQUIRE_SECOND_REVIEWER: optional.pipe(
+    z.enum(['0', '1'], { error: 'must be 1 (on) or 0 (off)' }).optional(),
+  ),
+  SHADOWBOX_ROLE: optional.pipe(
+    z.enum(processRoles, { error: 'must be web, worker or all' }).optional(),
+  ),
+  SHADOWBOX_WORKER_CAPACITY: optional.pipe(positiveInteger(1, 1024).optional()),
+  SHADOWBOX_WORKER_HEARTBEAT_SECS: optional.pipe(seconds(0.1, 3600).optional()),
+  SHADOWBOX_WORKER_EXPIRY_SECS: optional.pipe(seconds(0.3, 86_400).optional()),
   SHADOWBOX_SANDBOX_RO_PATHS: optional.pipe(
     z
       .string()
@@ -94,6 +124,14 @@ const schema = z.object({
       .optional(),
   ),
 });
+
+function seconds(min: number, max: number) {
+  return z
+    .string()
+    .regex(/^\d{1,5}(\.\d+)?$/, `must be a number of seconds from ${min} to ${max}`)
+    .transform(Number)
+    .refine((n) => n >= min && n <= max, `must be a number of seconds from ${min} to ${max}`);
+}
 
 function positiveInteger(min: number, max: number) {
   return z
@@ -118,6 +156,12 @@ export function loadEnv(source: EnvSource = process.env, cwd: string = process.c
     SHADOWBOX_SANDBOX_RO_PATHS: source.SHADOWBOX_SANDBOX_RO_PATHS,
     SHADOWBOX_EGRESS_ALLOW: source.SHADOWBOX_EGRESS_ALLOW,
     SHADOWBOX_SETUP_TIMEOUT_SECS: source.SHADOWBOX_SETUP_TIMEOUT_SECS,
+    SHADOWBOX_AUTH_SECRET: source.SHADOWBOX_AUTH_SECRET,
+    SHADOWBOX_REQUIRE_SECOND_REVIEWER: source.SHADOWBOX_REQUIRE_SECOND_REVIEWER,
+    SHADOWBOX_ROLE: source.SHADOWBOX_ROLE,
+    SHADOWBOX_WORKER_CAPACITY: source.SHADOWBOX_WORKER_CAPACITY,
+    SHADOWBOX_WORKER_HEARTBEAT_SECS: source.SHADOWBOX_WORKER_HEARTBEAT_SECS,
+    SHADOWBOX_WORKER_EXPIRY_SECS: source.SHADOWBOX_WORKER_EXPIRY_SECS,
   });
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => {
@@ -131,11 +175,15 @@ export function loadEnv(source: EnvSource = process.env, cwd: string = process.c
   }
   const values = parsed.data;
   const dataDir = path.resolve(cwd, values.SHADOWBOX_DATA_DIR ?? './data');
+  const database = parseDatabaseUrl(values.DATABASE_URL, dataDir, cwd);
+  const role = values.SHADOWBOX_ROLE ?? 'all';
+  checkRole(role, database);
+  const workerHeartbeatMs = Math.round((values.SHADOWBOX_WORKER_HEARTBEAT_SECS ?? 5) * 1000);
   return {
     dataDir,
     host: values.HOST ?? '127.0.0.1',
     port: values.PORT ?? 3000,
-    database: parseDatabaseUrl(values.DATABASE_URL, dataDir, cwd),
+    database,
     hypothesisGatherMs: Math.round((values.SHADOWBOX_HYPOTHESIS_GATHER_SECS ?? 3) * 1000),
     publicUrl: values.SHADOWBOX_PUBLIC_URL ?? null,
     maxPendingHypotheses: values.SHADOWBOX_MAX_PENDING_HYPOTHESES ?? 64,
@@ -147,7 +195,30 @@ export function loadEnv(source: EnvSource = process.env, cwd: string = process.c
     sandboxReadOnlyPaths: values.SHADOWBOX_SANDBOX_RO_PATHS ?? [],
     egressAllow: values.SHADOWBOX_EGRESS_ALLOW,
     setupTimeoutMs: (values.SHADOWBOX_SETUP_TIMEOUT_SECS ?? 15 * 60) * 1000,
+    authSecret: values.SHADOWBOX_AUTH_SECRET,
+    requireSecondReviewer: values.SHADOWBOX_REQUIRE_SECOND_REVIEWER === '1',
+    role,
+    workerCapacity: values.SHADOWBOX_WORKER_CAPACITY ?? 2,
+    workerHeartbeatMs,
+    // Three missed beats by default.
+    workerExpiryMs:
+      values.SHADOWBOX_WORKER_EXPIRY_SECS === undefined
+        ? workerHeartbeatMs * 3
+        : Math.round(values.SHADOWBOX_WORKER_EXPIRY_SECS * 1000),
   };
+}
+
+/**
+ * Separate web and worker processes share work through PostgreSQL; the embedded SQLite default
+ * is one process that does both.
+ */
+export function checkRole(role: ProcessRole, database: DatabaseConfig): void {
+  if (role !== 'all' && database.provider === 'sqlite') {
+    throw envError(
+      `SHADOWBOX_ROLE=${role} needs a PostgreSQL DATABASE_URL: with SQLite (the default) one process serves the app and runs the tasks (role all)`,
+      ['SHADOWBOX_ROLE', 'DATABASE_URL'],
+    );
+  }
 }
 
 /** `file:PATH` (relative to `cwd`) → SQLite; `postgres://` / `postgresql://` → PostgreSQL. */

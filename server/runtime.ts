@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { authenticateBearer } from './auth/api-tokens';
+import { browserOrigins } from './api/browser-origin';
+import { createAccounts, loadAuthSecret, type Accounts } from './auth';
 import { createDb, type Db } from './db/client';
 import { migrateDatabase } from './db/migrate';
 import { defaultGitUrlPolicy, defaultIntakeCaps } from './engine/intake';
@@ -24,14 +25,16 @@ import {
 } from './engine/egress';
 import { SetupCache, createTaskSetup } from './engine/setup';
 
-import { loadEnv, type Env } from './env';
+import { checkRole, loadEnv, type Env, type ProcessRole } from './env';
 import { createLlmAdapters } from './llm/llm-adapters';
 import { loadLlmConfig, type LlmConfig } from './llm/llm-config';
-import { JobQueue, describeError, isLocalWorkerAlive, newWorkerId } from './queue/job-queue';
-import { JobRunner } from './queue/job-runner';
+import { createTaskJobs } from './queue/create-task-jobs';
+import { describeError } from './queue/job-queue';
+import { listWorkers, type WorkerView } from './workers/list-workers';
 import type { Actor, TaskServiceApi } from './tasks/task-api';
 import { TaskEventBus } from './tasks/task-event-bus';
 import { PrismaTaskStore } from './tasks/prisma-task-store';
+import { openSharedStorage } from './storage/shared-storage';
 import { TaskService } from './tasks/task-service';
 
 /** What the transports (REST routes, tRPC, MCP) get from the server process. */
@@ -39,12 +42,16 @@ export interface Runtime {
   readonly tasks: TaskServiceApi;
   /** Resolves a `Authorization: Bearer …` header to a token actor; UNAUTHENTICATED otherwise. */
   authenticate(authorization: string | null): Promise<Actor>;
+  /** Sign-in (better-auth), sessions, the set-up link, people's tokens, the audit log. */
+  readonly accounts: Accounts;
   /** Where uploads are streamed before the task service takes them. */
   readonly uploadDir: string;
   /** Largest accepted archive upload, in bytes. */
   readonly maxUploadBytes: number;
   /** How this machine isolates runs and which resource caps it enforces (shown on /coding). */
   readonly sandbox: SandboxStatus;
+  /** The worker processes and their load (PostgreSQL; none with SQLite's single process). */
+  listWorkers(): Promise<WorkerView[]>;
 }
 
 export interface SandboxStatus {
@@ -66,7 +73,13 @@ export interface ServerRuntime extends Runtime {
    * so does MCP's `shadow_run`. `close()` waits for its scratch space to be deleted.
    */
   readonly shadows: ShadowRunner;
-  /** Stops taking work, lets running steps end (they resume on the next start), closes the DB. */
+  readonly role: ProcessRole;
+  /** The id this process runs task steps under; null for a web process (it only schedules). */
+  readonly workerId: string | null;
+  /**
+   * Stops taking work, aborts running steps (they resume from their last checkpoint: on the next
+   * start, or on another worker) and hands them back, then closes the DB.
+   */
   close(): Promise<void>;
 }
 
@@ -81,6 +94,16 @@ export interface RuntimeOptions {
   readonly gatherMs?: number;
   /** The LLM endpoint; default from the environment (SHADOWBOX_LLM_*), null for none. */
   readonly llm?: LlmConfig | null;
+  /** Overrides `env.role`: `web` only schedules, `worker` and `all` run task steps. */
+  readonly role?: ProcessRole;
+  /** This process's worker id (default: host:pid:random). */
+  readonly workerId?: string;
+  /** Overrides `env.workerHeartbeatMs` (PostgreSQL). */
+  readonly heartbeatMs?: number;
+  /** Overrides `env.workerExpiryMs` (PostgreSQL). */
+  readonly workerExpiryMs?: number;
+  /** How often an idle worker looks for jobs sent by other processes (PostgreSQL, ≥ 500 ms). */
+  readonly jobPollMs?: number;
 }
 
 /**
@@ -92,6 +115,8 @@ export async function createRuntime(
   env: RuntimeEnv,
   options: RuntimeOptions = {},
 ): Promise<ServerRuntime> {
+  const role = options.role ?? env.role ?? 'all';
+  checkRole(role, env.database);
   await migrateDatabase(env.database);
   const db = createDb(env);
   const layout = workspaceLayout(env.dataDir);
@@ -99,7 +124,8 @@ export async function createRuntime(
   await mkdir(uploadDir, { recursive: true });
 
   const bus = new TaskEventBus();
-  const store = new PrismaTaskStore(db, bus);
+  const shared = await openSharedStorage({ database: env.database, db, bus });
+  const store = new PrismaTaskStore(db, bus, shared.notifier);
   const shadows = await createShadowRunner({
     dataDir: env.dataDir,
     ...(env.runLimits === undefined ? {} : { limits: env.runLimits }),
@@ -121,8 +147,6 @@ export async function createRuntime(
   const known = await db.task.findMany({ select: { id: true } });
   await pruneStaleWorktrees(layout, new Set(known.map((t) => t.id)));
 
-  const queue = new JobQueue(db);
-  await queue.releaseDeadWorkers(isLocalWorkerAlive);
   // A malformed allowlist refuses to start the server, naming the entry; the defaults (npm's
   // configured registry) are read on the first setup.
   parseEgressAllow(env.egressAllow, { entries: [] });
@@ -146,7 +170,10 @@ export async function createRuntime(
   });
   const deps: LoopDeps = {
     store,
-    workspaces: createGitWorkspaces({ layout }),
+    workspaces: createGitWorkspaces({
+      layout,
+      ...(shared.bundles === undefined ? {} : { bundles: shared.bundles }),
+    }),
     shadows,
     setup,
     ...(env.setupTimeoutMs === undefined ? {} : { setupTimeoutMs: env.setupTimeoutMs }),
@@ -165,10 +192,16 @@ export async function createRuntime(
       ? {}
       : { reviewer: { name: llmConfig.reviewerModel, review: (i, s) => reviewer.review(i, s) } }),
   };
-  const runner = new JobRunner({
-    queue,
-    workerId: newWorkerId(),
-    concurrency: options.taskConcurrency ?? 2,
+  const workerExpiryMs = options.workerExpiryMs ?? env.workerExpiryMs;
+  const jobs = createTaskJobs({
+    database: env.database,
+    db,
+    role,
+    capacity: options.taskConcurrency ?? env.workerCapacity ?? 2,
+    workerId: options.workerId,
+    heartbeatMs: options.heartbeatMs ?? env.workerHeartbeatMs,
+    workerExpiryMs,
+    pollMs: options.jobPollMs,
     handler: {
       step: (taskId, signal) => stepTask(loop, taskId, signal),
       onGiveUp: (taskId, error) =>
@@ -180,26 +213,23 @@ export async function createRuntime(
     store,
     bus,
     layout,
+    ...(shared.bundles === undefined ? {} : { bundles: shared.bundles }),
     gitPolicy: defaultGitUrlPolicy,
     clock: systemClock,
     llmAvailable: llm !== null,
     ...(llm === null ? {} : { defaultTaskTokenBudget: llm.defaultTaskTokenBudget }),
     maxPendingHypotheses: env.maxPendingHypotheses,
-    scheduler: {
-      async schedule(taskId) {
-        await queue.enqueue(taskId);
-        runner.wake();
-      },
-      interrupt(taskId) {
-        runner.abort(taskId, new Error(`task ${taskId} was cancelled`));
-      },
-    },
+    requireSecondReviewer: env.requireSecondReviewer ?? false,
+    scheduler: jobs,
   });
-  runner.start();
+  const accounts = await createAccountsOf(env, db);
+  if (role !== 'worker') await accounts.announceSetupLink((line) => console.info(line));
+  await jobs.start();
 
   return {
     tasks,
-    authenticate: (authorization) => authenticateBearer(db, authorization),
+    authenticate: (authorization) => accounts.authenticate(authorization),
+    accounts,
     uploadDir,
     maxUploadBytes: defaultIntakeCaps.maxTotalBytes,
     sandbox: {
@@ -208,16 +238,36 @@ export async function createRuntime(
       capabilities: shadows.capabilities,
       defaultLimits: { ...defaultRunLimits, ...env.runLimits },
     },
+    listWorkers: async () =>
+      env.database.provider === 'sqlite'
+        ? []
+        : listWorkers({ db, expiryMs: workerExpiryMs ?? 15_000 }),
     env,
     db,
     bus,
     shadows,
+    role,
+    workerId: jobs.workerId,
     async close() {
-      await runner.stop();
+      await jobs.stop();
       await shadows.settled();
+      await shared.close();
       await db.$disconnect();
     },
   };
+}
+
+/** The browser's origin for cookies and links: SHADOWBOX_PUBLIC_URL, else loopback at PORT. */
+async function createAccountsOf(env: RuntimeEnv, db: Db): Promise<Accounts> {
+  const port = env.port ?? 3000;
+  const publicUrl = env.publicUrl ?? null;
+  return createAccounts({
+    db,
+    provider: env.database.provider,
+    secret: await loadAuthSecret(env.dataDir, env.authSecret),
+    baseUrl: publicUrl?.origin ?? `http://127.0.0.1:${port}`,
+    trustedOrigins: [...browserOrigins({ port, publicUrl }).origins],
+  });
 }
 
 // Next.js may load this module more than once (instrumentation, each route bundle): the runtime

@@ -2,15 +2,20 @@ import type { Metadata } from 'next';
 import { SandboxStatus } from '@/components/status/sandbox-status';
 import { CreateTaskForm } from '@/components/task-list/create-task-form';
 import { TaskList } from '@/components/task-list/task-list';
-import { serverCaller } from '@/server/api/trpc/server-caller';
+import { WorkersPanel } from '@/components/workers/workers-panel';
+import { signedInCaller } from './signed-in';
 
 export const dynamic = 'force-dynamic';
 
 export const metadata: Metadata = { title: 'Tasks · Shadowbox' };
 
 export default async function CodingPage() {
-  const caller = await serverCaller();
-  const [tasks, sandbox] = await Promise.all([caller.tasks.list(), caller.system.sandbox()]);
+  const { caller } = await signedInCaller('/coding');
+  const [tasks, sandbox, workers] = await Promise.all([
+    caller.tasks.list(),
+    caller.system.sandbox(),
+    caller.system.workers(),
+  ]);
   return (
     <>
       <h1>Tasks</h1>
@@ -22,6 +27,7 @@ export default async function CodingPage() {
         <h2 id="list-heading">All tasks</h2>
         <TaskList initialTasks={tasks} />
       </section>
+      <WorkersPanel initialWorkers={workers} initialTasks={tasks} />
       <SandboxStatus status={sandbox} />
     </>
   );

@@ -1,20 +1,34 @@
 /**
  * Intake figures: throughput of archive intake on a 50 MB, 5,000-file project (zip and tar.gz)
- * next to GNU tar / Info-ZIP unzip on the same files, the import into a bare repository, and the
- * cost of creating and removing a task worktree on that repository.
- * Run with `npx tsx bench/intake/run.ts [--runs N]`; scratch files go to bench/.work/intake/.
+ * next to GNU tar / Info-ZIP unzip on the same files; the import into a bare repository (one pack)
+ * against the previous loose-object import of the same tree; and creating and removing a task
+ * worktree on the packed source against the previous way (loose objects, plain `git worktree add`
+ * into an ordinary directory, deleted in place), interleaved so both see the same shared disk.
+ * Run with `npm run bench:intake [-- --runs N]`; scratch files go to bench/.work/intake/.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { execa } from 'execa';
 import { ingestArchive } from '../../server/engine/intake';
 import {
   createSourceFromArchive,
+  importDirectory,
+  initBare,
   TaskWorktree,
+  trashEmptied,
   workspaceLayout,
+  type SourceRepo,
 } from '../../server/engine/workspace';
+import {
+  looseImport,
+  objectCounts,
+  plainUpdateRef,
+  plainWorktreeAdd,
+  plainWorktreeRemove,
+} from './previous-way';
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' } } });
 const runs = Math.max(1, Number(values.runs));
@@ -81,7 +95,113 @@ async function ours(archive: string, into: string): Promise<void> {
   if (result.files !== fileCount || result.bytes !== totalBytes) throw new Error('wrong result');
 }
 
+const ratio = (now: number, before: number): number => Number((now / before).toFixed(2));
+const load = (): string =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+
+/** Median ms of the new import and of the previous loose one, on one extracted tree, interleaved. */
+async function importTimes(zip: string) {
+  const tree = join(work, 'import-tree');
+  const extracted = await ingestArchive({ archive: zip, into: tree });
+  if (!extracted.ok) throw extracted.error;
+  const packedMs: number[] = [];
+  const looseMs: number[] = [];
+  let objects = { packed: { loose: 0, packed: 0 }, loose: { loose: 0, packed: 0 } };
+  for (let run = 0; run < runs; run += 1) {
+    const packedDir = join(work, `import-packed-${run}.git`);
+    const looseDir = join(work, `import-loose-${run}.git`);
+    let commit = '';
+    packedMs.push(
+      await timed(async () => {
+        await initBare(packedDir);
+        commit = await importDirectory(packedDir, tree);
+      }),
+    );
+    let before = '';
+    looseMs.push(
+      await timed(async () => {
+        before = await looseImport(looseDir, tree, join(work, 'import.index'));
+      }),
+    );
+    if (commit !== before) throw new Error(`imports differ: ${commit} vs ${before}`);
+    objects = { packed: await objectCounts(packedDir), loose: await objectCounts(looseDir) };
+    await rm(packedDir, { recursive: true, force: true });
+    await rm(looseDir, { recursive: true, force: true });
+  }
+  await rm(tree, { recursive: true, force: true });
+  const packed = Math.round(median(packedMs));
+  const loose = Math.round(median(looseMs));
+  return { packedMs: packed, looseBaselineMs: loose, ratio: ratio(packed, loose), objects };
+}
+
+/**
+ * Worktree create and remove, median ms: the engine on the packed source, the engine on a loose
+ * copy of it (the pack's share), and the previous way on the loose copy. Each removal's background
+ * deletion is awaited (and timed) before the next step, so no step shares the disk with it.
+ */
+async function worktreeTimes(layout: ReturnType<typeof workspaceLayout>, packed: SourceRepo) {
+  const commit = (await execa('git', [`--git-dir=${packed.gitDir}`, 'rev-parse', 'main'])).stdout;
+  const tree = join(work, 'loose-tree');
+  await execa('git', [`--git-dir=${packed.gitDir}`, 'worktree', 'add', '-q', '--detach', tree]);
+  const loose: SourceRepo = { id: 'loose', gitDir: join(work, 'loose.git') };
+  await looseImport(loose.gitDir, tree, join(work, 'loose.index'));
+  await rm(tree, { recursive: true, force: true });
+  await execa('git', [`--git-dir=${packed.gitDir}`, 'worktree', 'prune']);
+  const plainDir = join(work, 'plain-worktrees');
+  await mkdir(plainDir, { recursive: true });
+
+  const samples = {
+    create: [] as number[],
+    remove: [] as number[],
+    deletedAfter: [] as number[],
+    looseCreate: [] as number[],
+    looseRemove: [] as number[],
+    plainCreate: [] as number[],
+    plainRemove: [] as number[],
+  };
+  const engine = async (source: SourceRepo, taskId: string, create: number[], remove: number[]) => {
+    let task: TaskWorktree | undefined;
+    create.push(
+      await timed(
+        async () => (task = await TaskWorktree.create({ layout, source, taskId, commit })),
+      ),
+    );
+    const started = performance.now();
+    remove.push(await timed(() => task?.remove() ?? Promise.resolve()));
+    await trashEmptied();
+    return performance.now() - started;
+  };
+  for (let run = 0; run < Math.max(runs, 5); run += 1) {
+    samples.deletedAfter.push(await engine(packed, `bench-${run}`, samples.create, samples.remove));
+    await engine(loose, `loose-${run}`, samples.looseCreate, samples.looseRemove);
+    const path = join(plainDir, `plain-${run}`);
+    const ref = `refs/shadowbox/tasks/plain-${run}`;
+    samples.plainCreate.push(
+      await timed(async () => {
+        await plainWorktreeAdd(loose.gitDir, path, commit);
+        await plainUpdateRef(loose.gitDir, ref, commit);
+      }),
+    );
+    samples.plainRemove.push(await timed(() => plainWorktreeRemove(loose.gitDir, path, ref)));
+  }
+  const m = (values: number[]) => Math.round(median(values));
+  return {
+    create: m(samples.create),
+    remove: m(samples.remove),
+    removeUntilDeleted: m(samples.deletedAfter),
+    looseSourceCreate: m(samples.looseCreate),
+    looseSourceRemove: m(samples.looseRemove),
+    previousWayCreateBaseline: m(samples.plainCreate),
+    previousWayRemoveBaseline: m(samples.plainRemove),
+    createRatio: ratio(median(samples.create), median(samples.plainCreate)),
+    removeRatio: ratio(median(samples.remove), median(samples.plainRemove)),
+  };
+}
+
 async function main(): Promise<void> {
+  const loadAtStart = load();
   await rm(work, { recursive: true, force: true });
   await mkdir(work, { recursive: true });
   await makeProject();
@@ -102,39 +222,20 @@ async function main(): Promise<void> {
     }),
   };
 
+  const loadAtImport = load();
+  const importMs = await importTimes(zip);
+
   const layout = workspaceLayout(join(work, 'data'));
   let created: Awaited<ReturnType<typeof createSourceFromArchive>> | undefined;
-  const importMs = await timed(async () => {
+  const createSourceMs = await timed(async () => {
     created = await createSourceFromArchive({ layout, sourceId: 'bench', archive: zip });
   });
   if (created === undefined || !created.ok) throw new Error('import failed');
-  const { source, commit } = created;
-
-  // Interleaved with plain `git worktree add/remove` on the same repository, so the two columns see
-  // the same (shared, noisy) disk.
-  const createMs: number[] = [];
-  const removeMs: number[] = [];
-  const plainCreateMs: number[] = [];
-  const plainRemoveMs: number[] = [];
-  for (let run = 0; run < Math.max(runs, 5); run += 1) {
-    let task: TaskWorktree | undefined;
-    createMs.push(
-      await timed(async () => {
-        task = await TaskWorktree.create({ layout, source, taskId: `bench-${run}`, commit });
-      }),
-    );
-    removeMs.push(await timed(() => task?.remove() ?? Promise.resolve()));
-    const plain = join(work, `plain-${run}`);
-    const gitDir = `--git-dir=${source.gitDir}`;
-    plainCreateMs.push(
-      await timed(() => execa('git', [gitDir, 'worktree', 'add', '-q', '--detach', plain, commit])),
-    );
-    plainRemoveMs.push(
-      await timed(() => execa('git', [gitDir, 'worktree', 'remove', '--force', plain])),
-    );
-  }
+  const { source } = created;
   const { stdout: repoSize } = await execa('du', ['-sh', source.gitDir]);
-  const { stdout: load } = await execa('cat', ['/proc/loadavg']);
+
+  const loadAtWorktrees = load();
+  const worktreeMedianMs = await worktreeTimes(layout, source);
 
   console.log(
     JSON.stringify(
@@ -147,15 +248,16 @@ async function main(): Promise<void> {
         },
         runs,
         intakeMBps,
-        importIntoBareRepoMs: Math.round(importMs),
+        importIntoBareRepoMedianMs: importMs,
+        createSourceFromZipMs: Math.round(createSourceMs),
         bareRepoSize: repoSize.split('\t')[0],
-        worktreeMedianMs: {
-          create: Math.round(median(createMs)),
-          remove: Math.round(median(removeMs)),
-          plainGitCreateBaseline: Math.round(median(plainCreateMs)),
-          plainGitRemoveBaseline: Math.round(median(plainRemoveMs)),
+        worktreeMedianMs,
+        loadAverage: {
+          atStart: loadAtStart,
+          atImport: loadAtImport,
+          atWorktrees: loadAtWorktrees,
+          atEnd: load(),
         },
-        loadAverage: load.split(' ').slice(0, 3).join(' '),
       },
       null,
       2,

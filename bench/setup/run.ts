@@ -11,6 +11,8 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { execa } from 'execa';
+import { cliActor } from '../../server/auth/actor';
+import { tokenIn } from '../../server/test-support/actors';
 import { registryEntry } from '../../server/test-support/egress-fixtures';
 import { createRuntime, type ServerRuntime } from '../../server/runtime';
 import type { TaskView } from '../../server/tasks/task-api';
@@ -20,7 +22,6 @@ import { measureParseCost } from './parse-cost';
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '3' } } });
 const runs = Math.max(1, Number(values.runs));
 const work = path.resolve('bench/.work/setup');
-const agent = { kind: 'token', tokenId: 'bench', scopes: ['agent'] } as const;
 
 // A project with a handful of real dependencies, so that an install is an install.
 const dependencies = {
@@ -66,7 +67,7 @@ async function writeArchive(): Promise<string> {
 
 async function settle(runtime: ServerRuntime, id: string): Promise<TaskView> {
   for (;;) {
-    const task = await runtime.tasks.getTask(id);
+    const task = await runtime.tasks.getTask(id, cliActor);
     if (task.status === 'awaiting_hypotheses') return task;
     if (['failed', 'interrupted', 'cancelled'].includes(task.status)) {
       throw new Error(`task ${id} ended ${task.status}: ${task.error ?? ''}`);
@@ -80,6 +81,8 @@ async function setupAndBaseline(
   runtime: ServerRuntime,
   archive: string,
 ): Promise<{ ms: number; cached: boolean }> {
+  // An agent's token; each round's data directory is fresh, so its person is made in it.
+  const agent = await tokenIn(runtime.db, 'bench', ['agent']);
   const upload = path.join(runtime.uploadDir, `bench-${Date.now()}.tar.gz`);
   await writeFile(upload, await readFile(archive));
   const { id } = await runtime.tasks.createTask(

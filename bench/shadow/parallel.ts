@@ -1,3 +1,7 @@
+import { readdir, writeFile } from 'node:fs/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
+import path from 'node:path';
+import { execa } from 'execa';
 import pLimit from 'p-limit';
 import type { SandboxHost } from '../../server/engine/sandbox';
 import type { ShadowRunner } from '../../server/engine/shadow';
@@ -37,6 +41,65 @@ export function engineWay(
     parallel,
     run: async () => (await shadowRun(runner, project, project.hypotheses, { parallel })).ms,
   };
+}
+
+/** The `shadow-run --json` fields the benchmark reads. */
+interface CliReport {
+  readonly mode: string;
+  readonly hypotheses: readonly { name: string; error: string | null; outputTail: string }[];
+}
+
+/**
+ * The same hypotheses through the command line, as an agent calls it: `node bin/shadowbox.mjs
+ * shadow-run SPEC --parallel N --json -- CMD`, timed from spawn to exit (the CLI's start, its
+ * probe, the runs and whatever it waits for before exiting).
+ */
+export function cliWay(
+  project: BenchProject,
+  parallel: number,
+  options: { readonly repoRoot: string; readonly dataDir: string; readonly specDir: string },
+): ParallelWay {
+  const spec = path.join(options.specDir, `cli-spec-${project.kind}.json`);
+  const run = async (): Promise<number> => {
+    await writeFile(spec, JSON.stringify({ hypotheses: project.hypotheses }));
+    let pid: number | undefined;
+    const { ms, value: result } = await timed(() => {
+      const subprocess = execa(
+        process.execPath,
+        [
+          path.join(options.repoRoot, 'bin', 'shadowbox.mjs'),
+          'shadow-run',
+          spec,
+          '--workspace',
+          project.dir,
+          '--data-dir',
+          options.dataDir,
+          '--mode',
+          'overlay',
+          '--parallel',
+          String(parallel),
+          '--json',
+          '--',
+          ...project.command,
+        ],
+        { cwd: options.repoRoot, reject: false, stdin: 'ignore' },
+      );
+      pid = subprocess.pid;
+      return subprocess;
+    });
+    // Untimed: the CLI leaves its shadows' deletion to processes of their own; let them finish
+    // before the next measurement, which they would otherwise slow down.
+    const shadows = path.join(options.dataDir, 'shadows');
+    const leftover = async (): Promise<boolean> =>
+      (await readdir(shadows).catch(() => [])).some((e) => e.startsWith(`run-${String(pid)}-`));
+    for (let i = 0; i < 600 && (await leftover()); i += 1) await sleep(100);
+    const report = JSON.parse(result.stdout) as CliReport;
+    for (const h of report.hypotheses) {
+      if (h.error !== null) throw new Error(`cli ${h.name}: ${h.error}\n${h.outputTail}`);
+    }
+    return ms;
+  };
+  return { upper: 'disk, via the CLI', parallel, run };
 }
 
 /**

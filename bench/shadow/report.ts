@@ -1,3 +1,4 @@
+import { cliStartSection, type CliStartFigures } from './cli-start';
 import type { CopyUpFigures } from './copy-up';
 import type { OverheadFigures } from './overhead';
 import type { ParallelFigures } from './parallel';
@@ -21,6 +22,7 @@ export interface BenchResults {
   readonly worktree: readonly WorktreeFigures[];
   readonly parallel: readonly ParallelFigures[];
   readonly overhead: OverheadFigures;
+  readonly cliStart: CliStartFigures;
   readonly totalSeconds: number;
 }
 
@@ -282,6 +284,8 @@ export function formatReport(r: BenchResults): string {
     parallelSection(r),
     '',
     overheadSection(r),
+    '',
+    cliStartSection(r.cliStart),
     '',
     `1-minute load average at the start of each part (${r.machine.cores} cores; others' load is noise): ` +
       Object.entries(r.loadByPart)

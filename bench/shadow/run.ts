@@ -9,10 +9,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { probeSandbox, type SandboxHost } from '../../server/engine/sandbox';
 import { createShadowRunner } from '../../server/engine/shadow';
+import { measureCliStart } from './cli-start';
 import { measureCopyUp, type CopyUpFigures, type CopyUpVariant } from './copy-up';
 import { rewarm, runEnv, runIn } from './measure';
 import { measureOverhead } from './overhead';
-import { engineWay, measureParallel, variantWay, type ParallelFigures } from './parallel';
+import { cliWay, engineWay, measureParallel, variantWay, type ParallelFigures } from './parallel';
 import { measurePerHypothesis, type HypothesisFigures } from './per-hypothesis';
 import type { BenchProject } from './projects/project';
 import { createPytestProject } from './projects/pytest-project';
@@ -38,6 +39,7 @@ const plan = quick
       worktree: 1,
       parallel: { cargo: 1, pytest: 1, ts: 1 },
       overhead: 10,
+      cliStart: 5,
     }
   : {
       perHypothesis: { cargo: 3, pytest: 3, ts: 2 },
@@ -46,6 +48,7 @@ const plan = quick
       worktree: 2,
       parallel: { cargo: 2, pytest: 2, ts: 1 },
       overhead: 30,
+      cliStart: 20,
     };
 const asRoot = process.getuid?.() === 0;
 const copyUpVariants: CopyUpVariant[] = quick
@@ -138,6 +141,14 @@ async function main(): Promise<void> {
       ways.push(variantWay(project, 'no-volatile', 4, byHand));
     }
     parallel.push(...(await measureParallel(project, ways, env, plan.parallel[project.kind])));
+    if (project.kind !== 'ts') {
+      // Through the CLI, with its own serial baseline: four distinct hypotheses that all pass.
+      const distinct = { ...project, hypotheses: project.passingHypotheses ?? project.hypotheses };
+      const viaCli = cliWay(distinct, 4, { repoRoot, dataDir, specDir: workDir });
+      parallel.push(
+        ...(await measureParallel(distinct, [viaCli], env, plan.parallel[project.kind])),
+      );
+    }
   }
 
   const worktree: WorktreeFigures[] = [];
@@ -160,6 +171,9 @@ async function main(): Promise<void> {
     plan.overhead,
   );
 
+  part('part 5', `CLI start, ${plan.cliStart} runs of each way`);
+  const cliStart = measureCliStart(plan.cliStart);
+
   const results: BenchResults = {
     startedAt,
     quick,
@@ -171,6 +185,7 @@ async function main(): Promise<void> {
     worktree,
     parallel,
     overhead,
+    cliStart,
     totalSeconds: (performance.now() - started) / 1000,
   };
   const jsonPath = path.join(workDir, 'results-shadow.json');

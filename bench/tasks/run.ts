@@ -14,8 +14,10 @@ import { execa } from 'execa';
 import { createEventStream } from './sse-client';
 import { serveFetch } from './http-adapter';
 import { handleTaskEvents } from '../../server/api/rest/events';
+import { cliActor, personOf } from '../../server/auth/actor';
 import { createRuntime, type ServerRuntime } from '../../server/runtime';
 import { PrismaTaskStore } from '../../server/tasks/prisma-task-store';
+import { tokenIn } from '../../server/test-support/actors';
 import { copyProject, fixtureProject, packProject } from '../../server/test-support/projects';
 
 const { values } = parseArgs({
@@ -38,11 +40,17 @@ const median = (samples: readonly number[]): number => percentile(samples, 50);
 const ms = (n: number): string => `${n.toFixed(1)} ms`;
 
 async function eventLatency(runtime: ServerRuntime): Promise<void> {
+  // The viewers are the task's owner's token, as an agent watching its own task.
+  const token = await tokenIn(runtime.db, 'bench', ['agent']);
   const task = await runtime.db.task.create({
-    data: { sourceKind: 'archive', archiveName: 'bench', testCommand: ['true'] },
+    data: {
+      sourceKind: 'archive',
+      archiveName: 'bench',
+      testCommand: ['true'],
+      ownerId: personOf(token)?.id ?? null,
+    },
   });
   const store = new PrismaTaskStore(runtime.db, runtime.bus);
-  const token = { kind: 'browser' } as const;
   const { url, server } = await serveFetch((request) =>
     handleTaskEvents(
       request,
@@ -108,7 +116,7 @@ async function createToBaseline(runtime: ServerRuntime): Promise<void> {
         source: { kind: 'archive', file: upload, name: packed.name },
         testCommand: project.testCommand,
       },
-      { kind: 'cli' },
+      cliActor,
     );
     const created = performance.now();
     const times = new Map<string, number>();
@@ -124,7 +132,7 @@ async function createToBaseline(runtime: ServerRuntime): Promise<void> {
     }
     const finished = performance.now();
     unsubscribe();
-    await runtime.tasks.cancel(id, { kind: 'cli' });
+    await runtime.tasks.cancel(id, cliActor);
     const at = (type: string): number => times.get(type) ?? Number.NaN;
     split.create.push(created - started);
     split.worktree.push(at('workspace.ready') - at('task.preparing'));

@@ -4,22 +4,38 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { errorInfo } from '../errors/error-info';
 import { useTRPC } from '../trpc/client';
-import { canApply } from '@/server/engine/lifecycle';
 import type { TaskStatus } from '../trpc/router-types';
+import { DecisionLine } from './decision-line';
+import type { Decision } from './decision';
+
+/** What this person may do to the review now (components/task-page/task-actions.ts). */
+export interface ReviewActions {
+  readonly review: boolean;
+  readonly reopen: boolean;
+  /** Under review, and this person may not approve or reject it. */
+  readonly reviewRefused: boolean;
+}
 
 /**
  * The hash under review and the verdict bound to it: Approve and Reject send the SHA-256 shown
- * here, and the server refuses (409 STALE_DIFF) if the diff is no longer that one.
+ * here, and the server refuses (409 STALE_DIFF) if the diff is no longer that one. Only those
+ * the server lets review see them; an approved task shows who approved it, and to a reviewer,
+ * Reopen.
  */
 export function ReviewBar({
   taskId,
   sha256,
   status,
+  actions,
+  decision,
   onStale,
 }: {
   readonly taskId: string;
   readonly sha256: string;
   readonly status: TaskStatus;
+  readonly actions: ReviewActions;
+  /** The newest verdict (the server's record of who, when and on which hash). */
+  readonly decision: Decision | null;
   /** The diff changed under the reviewer: load the current one. */
   readonly onStale: () => void;
 }) {
@@ -48,6 +64,16 @@ export function ReviewBar({
       },
     }),
   );
+  const reopen = useMutation(
+    trpc.tasks.reopen.mutationOptions({
+      onSuccess: (view) => {
+        queryClient.setQueryData(trpc.tasks.get.queryKey({ taskId }), view);
+        setOutcome({ kind: 'done', text: 'Reopened: the task is under review again.' });
+      },
+      onError: (failure) => setOutcome({ kind: 'refused', text: errorInfo(failure).message }),
+    }),
+  );
+  const busy = review.isPending || reopen.isPending;
   const decide = (verdict: 'approve' | 'reject'): void => {
     setOutcome(null);
     const note = comment.trim();
@@ -62,32 +88,50 @@ export function ReviewBar({
           {sha256}
         </output>
       </p>
-      <div className="field">
-        <label htmlFor="review-comment">Review comment (optional)</label>
-        <textarea
-          id="review-comment"
-          rows={2}
-          maxLength={10_000}
-          value={comment}
-          onChange={(event) => setComment(event.target.value)}
+      {decision === null ? null : (
+        <DecisionLine
+          decision={decision}
+          current={status === 'approved' || status === 'rejected'}
         />
-      </div>
+      )}
+      {actions.review ? (
+        <div className="field">
+          <label htmlFor="review-comment">Review comment (optional)</label>
+          <textarea
+            id="review-comment"
+            rows={2}
+            maxLength={10_000}
+            value={comment}
+            onChange={(event) => setComment(event.target.value)}
+          />
+        </div>
+      ) : null}
+      {actions.reviewRefused ? (
+        <p className="notice" role="note">
+          Only reviewers can approve or reject. You can still download the patch.
+        </p>
+      ) : null}
       <div className="actions">
-        <button
-          type="button"
-          className="primary"
-          disabled={!canApply(status, 'task.approved') || review.isPending}
-          onClick={() => decide('approve')}
-        >
-          Approve
-        </button>
-        <button
-          type="button"
-          disabled={!canApply(status, 'task.rejected') || review.isPending}
-          onClick={() => decide('reject')}
-        >
-          Reject
-        </button>
+        {actions.review ? (
+          <>
+            <button
+              type="button"
+              className="primary"
+              disabled={busy}
+              onClick={() => decide('approve')}
+            >
+              Approve
+            </button>
+            <button type="button" disabled={busy} onClick={() => decide('reject')}>
+              Reject
+            </button>
+          </>
+        ) : null}
+        {actions.reopen ? (
+          <button type="button" disabled={busy} onClick={() => reopen.mutate({ taskId })}>
+            Reopen
+          </button>
+        ) : null}
         <a href={`/coding/${taskId}/patch?sha256=${sha256}`} download className="button">
           Download patch
         </a>

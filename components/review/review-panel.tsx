@@ -14,7 +14,8 @@ import { ModelComments } from './model-comments';
 import { commentsOn, type ReviewComment } from './model-review';
 import { PartialBanner } from './partial-banner';
 import type { PatchFile } from './patch-files';
-import { ReviewBar } from './review-bar';
+import type { Decision } from './decision';
+import { ReviewBar, type ReviewActions } from './review-bar';
 
 /**
  * The diff under review. It is loaded once and kept: the hash a verdict is bound to is the hash
@@ -29,6 +30,8 @@ export function ReviewPanel({
   reviewComments,
   fixTests,
   stillFailing,
+  actions,
+  decision,
 }: {
   readonly taskId: string;
   readonly status: TaskStatus;
@@ -41,6 +44,8 @@ export function ReviewPanel({
   readonly fixTests: FixTests | null;
   /** The tests a partial fix leaves failing; null for a full fix. */
   readonly stillFailing: readonly string[] | null;
+  readonly actions: ReviewActions;
+  readonly decision: Decision | null;
 }) {
   const trpc = useTRPC();
   const diff = useQuery(
@@ -80,7 +85,14 @@ export function ReviewPanel({
           ) : null}
           {/* Before the verdict buttons: approving a partial fix is a choice to make knowingly. */}
           {stillFailing === null ? null : <PartialBanner stillFailing={stillFailing} />}
-          <ReviewBar taskId={taskId} sha256={diff.data.sha256} status={status} onStale={reload} />
+          <ReviewBar
+            taskId={taskId}
+            sha256={diff.data.sha256}
+            status={status}
+            actions={actions}
+            decision={decision}
+            onStale={reload}
+          />
           <FlagsBanner flags={diff.data.flags} />
           {fixTests === null ? null : <FixTestsSummary tests={fixTests} />}
           <ModelComments comments={commentsOn(reviewComments, diff.data.sha256)} />

@@ -37,6 +37,7 @@ export function TaskList({ initialTasks }: { readonly initialTasks: readonly Tas
               <tr>
                 <th scope="col">Task</th>
                 <th scope="col">Status</th>
+                <th scope="col">Owner</th>
                 <th scope="col">Source</th>
                 <th scope="col">Created</th>
                 <th scope="col">Last activity</th>
@@ -53,6 +54,7 @@ export function TaskList({ initialTasks }: { readonly initialTasks: readonly Tas
                   <td>
                     <StatusBadge status={task.status} />
                   </td>
+                  <td>{task.owner ?? '—'}</td>
                   <td className="source">{describeSource(task.source)}</td>
                   <td>
                     <time dateTime={task.createdAt}>{formatTime(task.createdAt)}</time>

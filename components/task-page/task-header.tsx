@@ -3,7 +3,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { TRPCSubscriptionStatus } from '@trpc/tanstack-react-query';
 import { useState } from 'react';
-import { canApply } from '@/server/engine/lifecycle';
 import { errorInfo } from '../errors/error-info';
 import { describeSource, formatArgv, formatRunLimits, formatTime } from '../format';
 import { StatusBadge } from '../status/status-badge';
@@ -11,6 +10,7 @@ import { ConnectionState } from '../task-list/connection-state';
 import { useTRPC } from '../trpc/client';
 import type { TaskStatus, TaskView } from '../trpc/router-types';
 import { fixerLabel, formatSpend, showsSpend, type Spend } from './spend';
+import type { TaskActions } from './task-actions';
 
 /** The task's identity, its status (live) and what can be done to it as a whole. */
 export function TaskHeader({
@@ -19,6 +19,7 @@ export function TaskHeader({
   spend,
   connection,
   connectionError,
+  actions,
 }: {
   readonly task: TaskView;
   readonly status: TaskStatus;
@@ -26,6 +27,8 @@ export function TaskHeader({
   readonly spend: Spend;
   readonly connection: TRPCSubscriptionStatus;
   readonly connectionError: string | null;
+  /** Which of Cancel and Roll back this person may use, and whether they work now. */
+  readonly actions: Pick<TaskActions, 'cancel' | 'rollback'>;
 }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
@@ -39,10 +42,6 @@ export function TaskHeader({
   };
   const cancel = useMutation(trpc.tasks.cancel.mutationOptions(options));
   const rollback = useMutation(trpc.tasks.rollback.mutationOptions(options));
-  // What the server's reducer lets each button do: cancel a running task, give up a fix under
-  // review (or approved).
-  const running = canApply(status, 'task.cancelled');
-  const reviewable = canApply(status, 'task.abandoned');
   const busy = cancel.isPending || rollback.isPending;
 
   return (
@@ -55,6 +54,14 @@ export function TaskHeader({
       </p>
       <ConnectionState status={connection} error={connectionError} />
       <dl className="facts">
+        <dt>Owner</dt>
+        <dd>{task.owner ?? 'nobody (made before accounts)'}</dd>
+        {task.team === null ? null : (
+          <>
+            <dt>Team</dt>
+            <dd>{task.team}</dd>
+          </>
+        )}
         <dt>Source</dt>
         <dd>{describeSource(task.source)}</dd>
         <dt>Test command</dt>
@@ -104,26 +111,32 @@ export function TaskHeader({
           <time dateTime={task.createdAt}>{formatTime(task.createdAt)}</time>
         </dd>
       </dl>
-      <div className="actions">
-        <button
-          type="button"
-          disabled={!running || busy}
-          onClick={() => cancel.mutate({ taskId: task.id })}
-        >
-          Cancel
-        </button>
-        <button
-          type="button"
-          disabled={!(running || reviewable) || busy}
-          onClick={() => rollback.mutate({ taskId: task.id })}
-        >
-          Roll back
-        </button>
-        <span className="hint">
-          Cancel stops a running task; Roll back also gives up a fix under review (the worktree
-          returns to the baseline).
-        </span>
-      </div>
+      {actions.cancel.shown || actions.rollback.shown ? (
+        <div className="actions">
+          {actions.cancel.shown ? (
+            <button
+              type="button"
+              disabled={!actions.cancel.enabled || busy}
+              onClick={() => cancel.mutate({ taskId: task.id })}
+            >
+              Cancel
+            </button>
+          ) : null}
+          {actions.rollback.shown ? (
+            <button
+              type="button"
+              disabled={!actions.rollback.enabled || busy}
+              onClick={() => rollback.mutate({ taskId: task.id })}
+            >
+              Roll back
+            </button>
+          ) : null}
+          <span className="hint">
+            Cancel stops a running task; Roll back also gives up a fix under review (the worktree
+            returns to the baseline).
+          </span>
+        </div>
+      ) : null}
       {error === null ? null : (
         <p className="form-error" role="alert">
           {error}

@@ -2,7 +2,6 @@
 
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
-import { finalStatuses } from '@/server/engine/lifecycle';
 import { HypothesisAuthor } from '../author/hypothesis-author';
 import { fixTestsOf } from '../review/fix-tests';
 import { ReviewPanel } from '../review/review-panel';
@@ -12,6 +11,7 @@ import { useTrailingThrottle } from '../use-throttled';
 import { HypothesesTable } from './hypotheses-table';
 import { PlanSection } from './plan-section';
 import { newestSpend } from './spend';
+import { taskActions } from './task-actions';
 import { TaskHeader } from './task-header';
 import { Timeline } from './timeline';
 import { useTaskTimeline } from './use-task-timeline';
@@ -64,6 +64,8 @@ export function TaskPage({
   const spend = newestSpend(task.spend, timeline.spend);
   // Until the stream has replayed the first event, the timeline would only say "waiting".
   const replaying = timeline.lastSeq === 0 && task.lastEventId > 0;
+  // What this person may do now: the server's `can`, at the live status.
+  const actions = taskActions(task.can, task.status, status);
 
   return (
     <>
@@ -73,6 +75,7 @@ export function TaskPage({
         spend={spend}
         connection={connection}
         connectionError={connectionError}
+        actions={actions}
       />
       <PlanSection plan={task.plan} />
       <Timeline timeline={timeline} task={task} replaying={replaying} />
@@ -82,7 +85,7 @@ export function TaskPage({
         defaultMode={timeline.workspace?.mode ?? null}
         replaying={replaying}
       />
-      <HypothesisAuthor taskId={taskId} canSubmit={!finalStatuses.has(status)} />
+      <HypothesisAuthor taskId={taskId} canSubmit={actions.submit} />
       {latestSha256 === null ? null : (
         <ReviewPanel
           taskId={taskId}
@@ -92,6 +95,8 @@ export function TaskPage({
           reviewComments={task.reviewComments}
           fixTests={fixTestsOf(task.iterations)}
           stillFailing={stillFailing}
+          actions={actions}
+          decision={task.decision}
         />
       )}
     </>

@@ -190,6 +190,11 @@ function apply(state: TimelineState, { seq, createdAt, event }: TimelineItem): T
       return note('approved', `Approved by ${event.by} (diff ${event.sha256.slice(0, 12)})`);
     case 'task.rejected':
       return note('rejected', `Rejected by ${event.by} (diff ${event.sha256.slice(0, 12)})`);
+    case 'task.reopened':
+      return note(
+        'reopened',
+        `Reopened by ${event.by} (approval of ${event.sha256.slice(0, 12)} withdrawn)`,
+      );
     case 'task.rolled_back':
       return note('rolled_back', `Worktree rolled back to ${event.to.slice(0, 12)}`);
     case 'task.failed':

@@ -62,6 +62,7 @@ export interface Note {
     | 'approved'
     | 'rejected'
     | 'rolled_back'
+    | 'reopened'
     | 'failed'
     | 'cancelled'
     | 'interrupted'

@@ -25,3 +25,10 @@ export type TaskEvent = TimelineItem['event'];
 export type EventOf<K extends TaskEvent['type']> = Extract<TaskEvent, { type: K }>;
 
 export type SandboxStatus = inferRouterOutputs<AppRouter>['system']['sandbox'];
+
+type AccountOutputs = inferRouterOutputs<AppRouter>['account'];
+export type Me = AccountOutputs['me'];
+export type Role = Me['role'];
+export type ApiToken = AccountOutputs['tokens'][number];
+export type TokenScope = ApiToken['scopes'][number];
+export type AuditEntry = inferRouterOutputs<AppRouter>['admin']['audit'][number];

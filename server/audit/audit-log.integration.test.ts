@@ -37,6 +37,7 @@ for (const backend of backends) {
         {
           id: expect.any(String) as string,
           actor: 'token:t1',
+          actorUserId: null,
           action: 'test.second',
           target: 'thing:a',
           details: null,
@@ -45,6 +46,7 @@ for (const backend of backends) {
         {
           id: expect.any(String) as string,
           actor: 'cli',
+          actorUserId: null,
           action: 'test.first',
           target: 'thing:a',
           details: { n: 1, nested: { ok: true }, list: ['x'] },

@@ -6,8 +6,10 @@ import { AppError } from '../errors/app-error';
  * client to make the audit row commit (or roll back) with the change it records.
  */
 export interface AuditEntryInput {
-  /** `actorLabel(actor)`: "token:<id>", "browser", "cli", or "system". */
+  /** `actorLabel(actor)`: "alice", "alice (token:<id>)", "cli", "setup-link" or "system". */
   readonly actor: string;
+  /** The person behind the actor, for filtering by person (none for the CLI and the system). */
+  readonly actorUserId?: string | undefined;
   /** Dotted verb, e.g. "token.create". */
   readonly action: string;
   /** What was acted on, e.g. "token:<id>"; what `listAudit({ target })` filters on. */
@@ -18,6 +20,7 @@ export interface AuditEntryInput {
 export interface AuditEntry {
   readonly id: string;
   readonly actor: string;
+  readonly actorUserId: string | null;
   readonly action: string;
   readonly target: string | null;
   readonly details: Prisma.JsonValue | null;
@@ -34,6 +37,7 @@ export async function recordAudit(
   await db.auditLog.create({
     data: {
       actor: entry.actor,
+      actorUserId: entry.actorUserId ?? null,
       action: entry.action,
       target: entry.target ?? null,
       ...(entry.details === undefined ? {} : { details: entry.details }),
@@ -42,10 +46,14 @@ export async function recordAudit(
   });
 }
 
-/** Newest first; `limit` 1–1000 (default 100); `target` keeps only rows about that object. */
+/**
+ * Newest first; `limit` 1–1000 (default 100); `target` keeps only rows about that object (a task
+ * id, "token:<id>", "user:<name>" …), `actorUserId` only what that person did (directly or
+ * through their tokens).
+ */
 export async function listAudit(
   db: Db | Prisma.TransactionClient,
-  options: { target?: string; limit?: number } = {},
+  options: { target?: string; actorUserId?: string; limit?: number } = {},
 ): Promise<AuditEntry[]> {
   const limit = options.limit ?? 100;
   if (!Number.isInteger(limit) || limit < 1 || limit > 1000) {
@@ -55,12 +63,16 @@ export async function listAudit(
     );
   }
   return db.auditLog.findMany({
-    where: options.target === undefined ? {} : { target: options.target },
+    where: {
+      ...(options.target === undefined ? {} : { target: options.target }),
+      ...(options.actorUserId === undefined ? {} : { actorUserId: options.actorUserId }),
+    },
     orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
     take: limit,
     select: {
       id: true,
       actor: true,
+      actorUserId: true,
       action: true,
       target: true,
       details: true,

@@ -4,15 +4,18 @@ import { createDb, type Db } from '../db/client';
 import { migrateDatabase } from '../db/migrate';
 import { backends, queryRows, type ScratchDatabase } from '../test-support/scratch-databases';
 import { AppError } from '../errors/app-error';
+import { userIn } from '../test-support/actors';
+import { personOf, type Actor, type Person } from './actor';
 import {
   LAST_USED_WRITE_INTERVAL_MS,
   authenticateBearer,
   createApiToken,
   hashToken,
   listApiTokens,
-  requireScope,
   revokeApiToken,
 } from './api-tokens';
+import { disablePerson } from './people';
+import { requireTokenScope } from './permissions';
 
 async function rejection(promise: Promise<unknown>): Promise<AppError> {
   try {
@@ -28,10 +31,20 @@ for (const backend of backends) {
   describe.skipIf(backend.skip)(`API tokens on ${backend.name}`, () => {
     let scratch: ScratchDatabase;
     let db: Db;
+    /** An author (agent tokens only) and a reviewer (agent and reviewer tokens), signed in. */
+    let alice: Actor;
+    let rita: Actor;
+    const person = (actor: Actor): Person => {
+      const found = personOf(actor);
+      if (found === null) throw new Error('no person');
+      return found;
+    };
     beforeAll(async () => {
       scratch = await backend.create();
       await migrateDatabase(scratch.config);
       db = createDb({ database: scratch.config });
+      alice = await userIn(db, 'alice', 'author');
+      rita = await userIn(db, 'rita', 'reviewer');
     });
     afterAll(async () => {
       await db.$disconnect();
@@ -42,23 +55,34 @@ for (const backend of backends) {
       (await db.apiToken.findUniqueOrThrow({ where: { id } })).lastUsedAt;
 
     it('create → authenticate → scopes → revoke → refused', async () => {
-      const created = await createApiToken(db, { scopes: ['agent'], name: 'ci agent' });
+      const created = await createApiToken(db, {
+        user: 'alice',
+        scopes: ['agent'],
+        name: 'ci agent',
+      });
       expect(created).toEqual({
         id: expect.any(String) as string,
+        user: 'alice',
         token: expect.stringMatching(/^sbx_[A-Za-z0-9_-]{43}$/) as string,
         scopes: ['agent'],
         name: 'ci agent',
       });
 
       const actor = await authenticateBearer(db, `Bearer ${created.token}`);
-      expect(actor).toEqual({ kind: 'token', tokenId: created.id, scopes: ['agent'] });
+      // The token acts as its owner, as they are now.
+      expect(actor).toEqual({
+        kind: 'token',
+        tokenId: created.id,
+        scopes: ['agent'],
+        person: person(alice),
+      });
       expect(() => {
-        requireScope(actor, 'agent');
+        requireTokenScope(actor, 'agent');
       }).not.toThrow();
       // An agent token is refused for reviewer actions (approve / reject).
       const forbidden = (() => {
         try {
-          requireScope(actor, 'reviewer');
+          requireTokenScope(actor, 'reviewer');
         } catch (error) {
           return error;
         }
@@ -77,14 +101,58 @@ for (const backend of backends) {
     });
 
     it('a reviewer token passes reviewer checks; scopes are deduplicated and ordered', async () => {
-      const created = await createApiToken(db, { scopes: ['reviewer', 'agent', 'reviewer'] });
+      const created = await createApiToken(db, {
+        user: 'rita',
+        scopes: ['reviewer', 'agent', 'reviewer'],
+      });
       expect(created.scopes).toEqual(['agent', 'reviewer']);
       expect(created.name).toBe('unnamed');
       const actor = await authenticateBearer(db, `bearer ${created.token}`);
-      expect(actor).toEqual({ kind: 'token', tokenId: created.id, scopes: ['agent', 'reviewer'] });
+      expect(actor).toEqual({
+        kind: 'token',
+        tokenId: created.id,
+        scopes: ['agent', 'reviewer'],
+        person: person(rita),
+      });
       expect(() => {
-        requireScope(actor, 'reviewer');
+        requireTokenScope(actor, 'reviewer');
       }).not.toThrow();
+    });
+
+    it("refuses a token beyond its user's role, for an unknown user, or made by a token", async () => {
+      const before = await db.apiToken.count();
+      const beyond = await rejection(createApiToken(db, { user: 'alice', scopes: ['reviewer'] }));
+      expect(beyond.code).toBe('FORBIDDEN');
+      expect(beyond.message).toBe(
+        "alice is an author: a token cannot have the 'reviewer' scope beyond its user's rights",
+      );
+      const unknown = await rejection(createApiToken(db, { user: 'nobody', scopes: ['agent'] }));
+      expect(unknown.code).toBe('NOT_FOUND');
+      const aliceToken = await authenticateBearer(
+        db,
+        `Bearer ${(await createApiToken(db, { user: 'alice', scopes: ['agent'] })).token}`,
+      );
+      const byToken = await rejection(
+        createApiToken(db, { user: 'alice', scopes: ['agent'], actor: aliceToken }),
+      );
+      expect(byToken.code).toBe('FORBIDDEN');
+      // A person makes their own tokens, not someone else's.
+      const forOther = await rejection(
+        createApiToken(db, { user: 'rita', scopes: ['agent'], actor: alice }),
+      );
+      expect(forOther.code).toBe('FORBIDDEN');
+      expect(await db.apiToken.count()).toBe(before + 1);
+    });
+
+    it("refuses a disabled user's tokens", async () => {
+      const dora = await userIn(db, 'dora', 'author');
+      const created = await createApiToken(db, { user: 'dora', scopes: ['agent'], actor: dora });
+      await authenticateBearer(db, `Bearer ${created.token}`);
+      await disablePerson(db, 'dora');
+      const refused = await rejection(authenticateBearer(db, `Bearer ${created.token}`));
+      expect(refused.code).toBe('UNAUTHENTICATED');
+      const again = await rejection(createApiToken(db, { user: 'dora', scopes: ['agent'] }));
+      expect(again.code).toBe('FORBIDDEN');
     });
 
     it('says the same thing for an unknown token as for a revoked one', async () => {
@@ -100,17 +168,21 @@ for (const backend of backends) {
     it('refuses bad scopes before writing anything', async () => {
       const before = await db.apiToken.count();
       const bad = await rejection(
-        createApiToken(db, { scopes: ['agent', 'admin'] as unknown as ['agent'] }),
+        createApiToken(db, { user: 'rita', scopes: ['agent', 'admin'] as unknown as ['agent'] }),
       );
       expect(bad.code).toBe('INVALID_ARGUMENT');
       expect(bad.message).toContain('"admin"');
-      const empty = await rejection(createApiToken(db, { scopes: [] }));
+      const empty = await rejection(createApiToken(db, { user: 'rita', scopes: [] }));
       expect(empty.code).toBe('INVALID_ARGUMENT');
       expect(await db.apiToken.count()).toBe(before);
     });
 
     it('stores the SHA-256 of the token, never the token', async () => {
-      const created = await createApiToken(db, { scopes: ['agent'], name: 'hash check' });
+      const created = await createApiToken(db, {
+        user: 'alice',
+        scopes: ['agent'],
+        name: 'hash check',
+      });
       const rows = await queryRows(
         scratch.config,
         `SELECT * FROM "ApiToken" WHERE "id" = '${created.id}'`,
@@ -128,13 +200,14 @@ for (const backend of backends) {
     });
 
     it('lists tokens without hashes, revoked ones marked', async () => {
-      const kept = await createApiToken(db, { scopes: ['agent'], name: 'kept' });
-      const gone = await createApiToken(db, { scopes: ['reviewer'], name: 'gone' });
+      const kept = await createApiToken(db, { user: 'alice', scopes: ['agent'], name: 'kept' });
+      const gone = await createApiToken(db, { user: 'rita', scopes: ['reviewer'], name: 'gone' });
       await revokeApiToken(db, gone.id);
       const list = await listApiTokens(db);
       const byId = new Map(list.map((token) => [token.id, token]));
       expect(byId.get(kept.id)).toEqual({
         id: kept.id,
+        user: 'alice',
         name: 'kept',
         scopes: ['agent'],
         createdAt: expect.any(Date) as Date,
@@ -144,10 +217,21 @@ for (const backend of backends) {
       expect(byId.get(gone.id)?.revokedAt).toBeInstanceOf(Date);
       for (const token of list) expect(Object.keys(token)).not.toContain('hash');
       expect(JSON.stringify(list)).not.toContain(hashToken(kept.token));
+
+      // A person lists only their own tokens; the CLI (and an admin) one user's on request.
+      const alices = await listApiTokens(db, { actor: alice });
+      expect(alices.map((token) => token.id)).toContain(kept.id);
+      expect(alices.every((token) => token.user === 'alice')).toBe(true);
+      expect((await listApiTokens(db, { actor: alice, user: 'rita' })).map((t) => t.user)).toEqual(
+        alices.map(() => 'alice'),
+      );
+      const ritas = await listApiTokens(db, { user: 'rita' });
+      expect(ritas.map((token) => token.id)).toContain(gone.id);
+      expect(ritas.every((token) => token.user === 'rita')).toBe(true);
     });
 
     it('writes lastUsedAt at most once a minute per token', async () => {
-      const created = await createApiToken(db, { scopes: ['agent'] });
+      const created = await createApiToken(db, { user: 'alice', scopes: ['agent'] });
       const header = `Bearer ${created.token}`;
       expect(await lastUsedAt(created.id)).toBeNull();
 
@@ -167,24 +251,26 @@ for (const backend of backends) {
       expect(await lastUsedAt(created.id)).toEqual(later);
 
       // Another token's use does not touch this one's.
-      const other = await createApiToken(db, { scopes: ['agent'] });
+      const other = await createApiToken(db, { user: 'alice', scopes: ['agent'] });
       await authenticateBearer(db, `Bearer ${other.token}`, { now: new Date('2031-01-01') });
       expect(await lastUsedAt(created.id)).toEqual(later);
     });
 
     it('audits creation and revocation; revoking twice is idempotent and audited once', async () => {
       const created = await createApiToken(db, {
+        user: 'rita',
         scopes: ['reviewer'],
         name: 'audited',
-        actor: { kind: 'browser' },
+        actor: rita,
       });
       const target = `token:${created.id}`;
       expect(await listAudit(db, { target })).toMatchObject([
         {
-          actor: 'browser',
+          actor: 'rita',
+          actorUserId: person(rita).id,
           action: 'token.create',
           target,
-          details: { name: 'audited', scopes: ['reviewer'] },
+          details: { name: 'audited', scopes: ['reviewer'], user: 'rita' },
         },
       ]);
 
@@ -197,9 +283,24 @@ for (const backend of backends) {
       expect(entries.map((entry) => entry.action).sort()).toEqual(['token.create', 'token.revoke']);
       expect(entries.find((entry) => entry.action === 'token.revoke')).toMatchObject({
         actor: 'cli',
+        actorUserId: null,
         target,
         details: null,
       });
+      // What rita did, by person: the creation (the CLI revoked it).
+      const ritasActs = await listAudit(db, { actorUserId: person(rita).id });
+      expect(ritasActs.filter((entry) => entry.target === target).map((e) => e.action)).toEqual([
+        'token.create',
+      ]);
+    });
+
+    it("hides another person's token from a non-admin's revoke (NOT_FOUND), audits nothing", async () => {
+      const ritas = await createApiToken(db, { user: 'rita', scopes: ['agent'] });
+      const error = await rejection(revokeApiToken(db, ritas.id, { actor: alice }));
+      expect(error.code).toBe('NOT_FOUND');
+      expect(await listAudit(db, { target: `token:${ritas.id}` })).toHaveLength(1);
+      const own = await revokeApiToken(db, ritas.id, { actor: rita });
+      expect(own.alreadyRevoked).toBe(false);
     });
 
     it('refuses to revoke an unknown id with NOT_FOUND and audits nothing', async () => {

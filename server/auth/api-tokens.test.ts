@@ -1,15 +1,16 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../errors/app-error';
-import { actorLabel, type Actor } from './actor';
+import { fakeToken, fakeUser } from '../test-support/actors';
+import { actorLabel, auditedAs, cliActor, type Actor } from './actor';
 import {
   generateToken,
   hashToken,
   parseBearerToken,
   parseScopes,
   parseTokenName,
-  requireScope,
 } from './api-tokens';
+import { requireTokenScope } from './permissions';
 
 function caught(run: () => unknown): AppError {
   try {
@@ -130,56 +131,65 @@ describe('parseTokenName', () => {
   });
 });
 
-describe('requireScope', () => {
-  const agent: Actor = { kind: 'token', tokenId: 't1', scopes: ['agent'] };
-  const reviewer: Actor = { kind: 'token', tokenId: 't2', scopes: ['reviewer'] };
+describe('requireTokenScope', () => {
+  const agent: Actor = fakeToken('alice', ['agent']);
+  const reviewer: Actor = fakeToken('rita', ['reviewer']);
 
   it('lets a token with the scope through', () => {
     expect(() => {
-      requireScope(agent, 'agent');
+      requireTokenScope(agent, 'agent');
     }).not.toThrow();
     expect(() => {
-      requireScope(reviewer, 'reviewer');
+      requireTokenScope(reviewer, 'reviewer');
     }).not.toThrow();
   });
 
-  it('refuses a token without the scope with FORBIDDEN and says what it needs', () => {
+  it('refuses a token without the scope with FORBIDDEN and names the scopes it has', () => {
     const noReview = caught(() => {
-      requireScope(agent, 'reviewer');
+      requireTokenScope(agent, 'reviewer');
     });
     expect(noReview.code).toBe('FORBIDDEN');
-    expect(noReview.message).toBe(
-      "this token lacks the 'reviewer' scope; approving or rejecting needs a reviewer token",
-    );
+    expect(noReview.message).toBe("this token lacks the 'reviewer' scope (its scopes: agent)");
+    expect(noReview.details).toEqual({ tokenId: 'token-alice', scope: 'reviewer' });
     const noAgent = caught(() => {
-      requireScope(reviewer, 'agent');
+      requireTokenScope(reviewer, 'agent');
     });
     expect(noAgent.code).toBe('FORBIDDEN');
-    expect(noAgent.message).toMatch(
-      /^this token lacks the 'agent' scope; .* needs an agent token$/,
-    );
+    expect(noAgent.message).toBe("this token lacks the 'agent' scope (its scopes: reviewer)");
     const none = caught(() => {
-      requireScope({ kind: 'token', tokenId: 't3', scopes: [] }, 'agent');
+      requireTokenScope(fakeToken('nobody', []), 'agent');
     });
     expect(none.code).toBe('FORBIDDEN');
+    expect(none.message).toBe("this token lacks the 'agent' scope (its scopes: none)");
   });
 
-  it("lets the browser and the CLI (the machine's user) through", () => {
-    for (const actor of [{ kind: 'browser' }, { kind: 'cli' }] as const) {
+  it('lets a signed-in person and the CLI through (they act with their role, not scopes)', () => {
+    for (const actor of [fakeUser('alice'), fakeUser('rita', 'reviewer'), cliActor]) {
       expect(() => {
-        requireScope(actor, 'reviewer');
+        requireTokenScope(actor, 'reviewer');
       }).not.toThrow();
       expect(() => {
-        requireScope(actor, 'agent');
+        requireTokenScope(actor, 'agent');
       }).not.toThrow();
     }
   });
 });
 
 describe('actorLabel', () => {
-  it('labels tokens by id, the browser and the CLI by kind', () => {
-    expect(actorLabel({ kind: 'token', tokenId: 'ck123', scopes: ['agent'] })).toBe('token:ck123');
-    expect(actorLabel({ kind: 'browser' })).toBe('browser');
-    expect(actorLabel({ kind: 'cli' })).toBe('cli');
+  it("labels a person by username, a token by its owner and id, and the CLI by kind", () => {
+    expect(actorLabel(fakeUser('alice'))).toBe('alice');
+    expect(actorLabel({ ...fakeToken('alice', ['agent']), tokenId: 'ck123' })).toBe(
+      'alice (token:ck123)',
+    );
+    expect(actorLabel(cliActor)).toBe('cli');
+  });
+
+  it("audits a person's and a token's rows with the person's id, the CLI's without one", () => {
+    expect(auditedAs(fakeUser('alice'))).toEqual({ actor: 'alice', actorUserId: 'user-alice' });
+    expect(auditedAs(fakeToken('alice', ['agent']))).toEqual({
+      actor: 'alice (token:token-alice)',
+      actorUserId: 'user-alice',
+    });
+    expect(auditedAs(cliActor)).toEqual({ actor: 'cli' });
   });
 });

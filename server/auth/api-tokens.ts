@@ -2,13 +2,15 @@ import { createHash, randomBytes } from 'node:crypto';
 import { recordAudit } from '../audit/audit-log';
 import type { Db, Prisma } from '../db/client';
 import { AppError } from '../errors/app-error';
-import { actorLabel, type Actor, type Scope } from './actor';
+import { actorLabel, cliActor, personOf, type Actor, type Scope } from './actor';
+import { loadPerson, personIdOf } from './people';
+import { requireAdmin, scopesAllowed } from './permissions';
 
 /**
  * API tokens: bearer secrets for agents and reviewers. A token is `sbx_` followed by 32 random
  * bytes in base64url; it is shown once, at creation, and only the hex SHA-256 of the whole string
- * is stored (ApiToken.hash), so a copy of the database does not hand out working tokens. Tokens
- * carry scopes; the local browser UI and the CLI act as the machine's user and need none.
+ * is stored (ApiToken.hash), so a copy of the database does not hand out working tokens. A token
+ * belongs to a person and acts as them, narrowed to its scopes, never beyond their role.
  */
 
 export const TOKEN_PREFIX = 'sbx_';
@@ -28,6 +30,8 @@ const DEFAULT_NAME = 'unnamed';
 /** What `listApiTokens` and `revokeApiToken` return: everything but the hash. */
 export interface ApiTokenInfo {
   readonly id: string;
+  /** The owner's username (null for a token made before accounts, which is refused). */
+  readonly user: string | null;
   readonly name: string;
   readonly scopes: Scope[];
   readonly createdAt: Date;
@@ -37,6 +41,7 @@ export interface ApiTokenInfo {
 
 export interface CreatedApiToken {
   readonly id: string;
+  readonly user: string;
   /** The secret; shown once, never stored. */
   readonly token: string;
   readonly scopes: Scope[];
@@ -135,6 +140,7 @@ function storedScopes(value: Prisma.JsonValue): Scope[] {
 
 const infoSelect = {
   id: true,
+  user: { select: { username: true } },
   name: true,
   scopes: true,
   createdAt: true,
@@ -144,41 +150,71 @@ const infoSelect = {
 
 function toInfo(row: {
   id: string;
+  user: { username: string | null } | null;
   name: string;
   scopes: Prisma.JsonValue;
   createdAt: Date;
   lastUsedAt: Date | null;
   revokedAt: Date | null;
 }): ApiTokenInfo {
-  return { ...row, scopes: storedScopes(row.scopes) };
+  return { ...row, user: row.user?.username ?? null, scopes: storedScopes(row.scopes) };
+}
+
+/** Only admins (and the CLI) act on other people's tokens. */
+function requireOwnOrAdmin(actor: Actor, owner: string | null, what: string): void {
+  const person = personOf(actor);
+  if (person !== null && person.role !== 'admin' && person.username !== owner) {
+    throw new AppError('FORBIDDEN', `${what} of another person needs an admin`);
+  }
 }
 
 /**
- * Creates a token and audits it in one transaction. `actor` is who asked (default: the CLI); it
- * goes into the audit row.
+ * Creates a token for `user` and audits it in one transaction. `actor` is who asked (default: the
+ * CLI): people make their own tokens, admins anyone's. FORBIDDEN when a scope exceeds the user's
+ * role (an author's token cannot review) or the user is disabled.
  */
 export async function createApiToken(
   db: Db,
-  options: { scopes: readonly Scope[]; name?: string; actor?: Actor },
+  options: { user: string; scopes: readonly Scope[]; name?: string; actor?: Actor },
 ): Promise<CreatedApiToken> {
   const scopes = parseScopes(options.scopes);
   const name = parseTokenName(options.name);
+  const actor = options.actor ?? cliActor;
+  if (actor.kind === 'token') {
+    throw new AppError('FORBIDDEN', 'a token cannot make tokens; sign in or use the CLI');
+  }
+  const owner = await personIdOf(db, options.user);
+  requireOwnOrAdmin(actor, options.user.trim().toLowerCase(), 'making a token');
+  if (owner.disabled) throw new AppError('FORBIDDEN', `${options.user} is disabled`);
+  const beyond = scopes.filter((scope) => !scopesAllowed(owner.role).includes(scope));
+  if (beyond.length > 0) {
+    throw new AppError(
+      'FORBIDDEN',
+      `${options.user} is ${owner.role === 'author' ? 'an' : 'a'} ${owner.role}: a token cannot have the '${beyond.join("', '")}' scope beyond its user's rights`,
+      { details: { user: options.user, role: owner.role, scopes: beyond } },
+    );
+  }
   const token = generateToken();
-  const actor = actorLabel(options.actor ?? { kind: 'cli' });
   const { id } = await db.$transaction(async (tx) => {
     const row = await tx.apiToken.create({
-      data: { name, hash: hashToken(token), scopes },
+      data: { name, hash: hashToken(token), scopes, userId: owner.id },
       select: { id: true },
     });
     await recordAudit(tx, {
-      actor,
+      actor: actorLabel(actor),
+      ...auditPerson(actor),
       action: 'token.create',
       target: `token:${row.id}`,
-      details: { name, scopes },
+      details: { name, scopes, user: options.user },
     });
     return row;
   });
-  return { id, token, scopes, name };
+  return { id, user: options.user.trim().toLowerCase(), token, scopes, name };
+}
+
+function auditPerson(actor: Actor): { actorUserId?: string } {
+  const person = personOf(actor);
+  return person === null ? {} : { actorUserId: person.id };
 }
 
 const INVALID_OR_REVOKED = 'invalid or revoked API token';
@@ -196,11 +232,19 @@ export async function authenticateBearer(
   const token = parseBearerToken(authorization);
   const row = await db.apiToken.findUnique({
     where: { hash: hashToken(token) },
-    select: { id: true, scopes: true, lastUsedAt: true, revokedAt: true },
+    select: { id: true, userId: true, scopes: true, lastUsedAt: true, revokedAt: true },
   });
   if (row === null || row.revokedAt !== null) {
     throw new AppError('UNAUTHENTICATED', INVALID_OR_REVOKED);
   }
+  if (row.userId === null) {
+    throw new AppError(
+      'UNAUTHENTICATED',
+      'this token was made before accounts and belongs to nobody; make a new one with `shadowbox token create --user NAME`',
+    );
+  }
+  const person = await loadPerson(db, row.userId);
+  if (person === null) throw new AppError('UNAUTHENTICATED', "this token's user is disabled");
   const now = options.now ?? new Date();
   const staleBefore = new Date(now.getTime() - LAST_USED_WRITE_INTERVAL_MS);
   if (row.lastUsedAt === null || row.lastUsedAt <= staleBefore) {
@@ -213,20 +257,7 @@ export async function authenticateBearer(
       data: { lastUsedAt: now },
     });
   }
-  return { kind: 'token', tokenId: row.id, scopes: storedScopes(row.scopes) };
-}
-
-const scopeNeeds: Record<Scope, string> = {
-  agent: 'creating tasks and submitting hypotheses needs an agent token',
-  reviewer: 'approving or rejecting needs a reviewer token',
-};
-
-/** FORBIDDEN for a token without `scope`; the browser and the CLI (the machine's user) pass. */
-export function requireScope(actor: Actor, scope: Scope): void {
-  if (actor.kind !== 'token' || actor.scopes.includes(scope)) return;
-  throw new AppError('FORBIDDEN', `this token lacks the '${scope}' scope; ${scopeNeeds[scope]}`, {
-    details: { tokenId: actor.tokenId, scope },
-  });
+  return { kind: 'token', tokenId: row.id, scopes: storedScopes(row.scopes), person };
 }
 
 /**
@@ -239,25 +270,50 @@ export async function revokeApiToken(
   id: string,
   options: { actor?: Actor; now?: Date } = {},
 ): Promise<ApiTokenInfo & { readonly alreadyRevoked: boolean }> {
-  const actor = actorLabel(options.actor ?? { kind: 'cli' });
+  const actor = options.actor ?? cliActor;
   const now = options.now ?? new Date();
   return db.$transaction(async (tx) => {
+    const existing = await tx.apiToken.findUnique({ where: { id }, select: infoSelect });
+    const notFound = new AppError('NOT_FOUND', `no API token with id ${JSON.stringify(id)}`);
+    if (existing === null) throw notFound;
+    // Someone else's token does not exist for a non-admin.
+    const person = personOf(actor);
+    if (person !== null && person.role !== 'admin' && existing.user?.username !== person.username) {
+      throw notFound;
+    }
     const { count } = await tx.apiToken.updateMany({
       where: { id, revokedAt: null },
       data: { revokedAt: now },
     });
     const row = await tx.apiToken.findUnique({ where: { id }, select: infoSelect });
-    if (row === null) throw new AppError('NOT_FOUND', `no API token with id ${JSON.stringify(id)}`);
+    if (row === null) throw notFound;
     if (count > 0) {
-      await recordAudit(tx, { actor, action: 'token.revoke', target: `token:${id}` });
+      await recordAudit(tx, {
+        actor: actorLabel(actor),
+        ...auditPerson(actor),
+        action: 'token.revoke',
+        target: `token:${id}`,
+      });
     }
     return { ...toInfo(row), alreadyRevoked: count === 0 };
   });
 }
 
-/** Every token, oldest first, revoked ones included; never the hashes. */
-export async function listApiTokens(db: Db): Promise<ApiTokenInfo[]> {
+/**
+ * Tokens, oldest first, revoked ones included; never the hashes. A person sees their own; an
+ * admin and the CLI see everyone's (or one user's, with `user`).
+ */
+export async function listApiTokens(
+  db: Db,
+  options: { actor?: Actor; user?: string } = {},
+): Promise<ApiTokenInfo[]> {
+  const actor = options.actor ?? cliActor;
+  const person = personOf(actor);
+  if (actor.kind === 'token') requireAdmin(actor, 'listing tokens');
+  const own = person !== null && person.role !== 'admin';
+  const user = own ? person.username : options.user;
   const rows = await db.apiToken.findMany({
+    where: user === undefined ? {} : { user: { username: user.trim().toLowerCase() } },
     select: infoSelect,
     orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
   });

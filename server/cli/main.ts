@@ -28,6 +28,14 @@ const commands: Record<string, { summary: string; load: () => Promise<CliCommand
     summary: 'create, list or revoke the API tokens agents and reviewers authenticate with',
     load: async () => (await import('./commands/token')).tokenCommand,
   },
+  user: {
+    summary: 'add, list or disable the people who sign in (admins, reviewers, authors)',
+    load: async () => (await import('./commands/user')).userCommand,
+  },
+  team: {
+    summary: 'make teams and set their members, who share the team\'s tasks',
+    load: async () => (await import('./commands/team')).teamCommand,
+  },
 };
 
 function usage(): string {

@@ -1,8 +1,9 @@
 import { recordAudit } from '../audit/audit-log';
-import { actorLabel } from '../auth/actor';
+import { actorLabel, auditedAs } from '../auth/actor';
 import { AppError } from '../errors/app-error';
 import { activeStatuses } from '../engine/loop';
 import { getTask } from './get-task';
+import { requireTask } from './task-access';
 import type { Actor, TaskView } from './task-api';
 import { statusOf } from './task-rows';
 import type { TaskServiceDeps } from './task-service';
@@ -21,6 +22,7 @@ export async function cancelTask(
 ): Promise<TaskView> {
   const by = actorLabel(actor);
   await deps.store.transact(taskId, async (tx) => {
+    await requireTask(tx, taskId, actor, 'cancel');
     const task = await tx.task.findUnique({ where: { id: taskId }, select: { status: true } });
     if (task === null) throw new AppError('NOT_FOUND', `no task ${taskId}`);
     const status = statusOf(task.status);
@@ -31,10 +33,10 @@ export async function cancelTask(
       );
     }
     await tx.task.update({ where: { id: taskId }, data: { cancelRequestedBy: by } });
-    await recordAudit(tx, { actor: by, action: 'task.cancel', target: taskId });
+    await recordAudit(tx, { ...auditedAs(actor), action: 'task.cancel', target: taskId });
   });
   // The step in progress (if any) dies now; the next step rolls back and ends the task.
-  deps.scheduler.interrupt(taskId);
+  await deps.scheduler.interrupt(taskId);
   await deps.scheduler.schedule(taskId);
-  return getTask(deps, { taskId });
+  return getTask(deps, { taskId, actor });
 }

@@ -1,16 +1,25 @@
 import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { recordAudit } from '../audit/audit-log';
-import { actorLabel } from '../auth/actor';
+import { auditedAs, personOf } from '../auth/actor';
+import { requireCanCreateTasks } from '../auth/permissions';
+import { teamIdFor } from '../auth/teams';
 import { inTransaction, type Tx } from '../db/transaction';
-import { createSourceFromArchive, type WorkspaceLayout } from '../engine/workspace';
+import { createSourceFromArchive, keepBundle } from '../engine/workspace';
 import type { Actor, CreateTaskInput, TaskSourceInput } from './task-api';
 import { checkCreateTaskInput, type CheckedTaskSettings } from './task-input-checks';
 import type { TaskServiceDeps } from './task-service';
 
 export type CreateTaskDeps = Pick<
   TaskServiceDeps,
-  'db' | 'store' | 'layout' | 'scheduler' | 'gitPolicy' | 'llmAvailable' | 'defaultTaskTokenBudget'
+  | 'db'
+  | 'store'
+  | 'layout'
+  | 'bundles'
+  | 'scheduler'
+  | 'gitPolicy'
+  | 'llmAvailable'
+  | 'defaultTaskTokenBudget'
 >;
 
 export interface CreateTaskOptions {
@@ -36,13 +45,16 @@ export async function createTask(
 ): Promise<{ readonly id: string }> {
   const source = input.source;
   try {
+    requireCanCreateTasks(actor);
     const settings = checkCreateTaskInput(input, deps);
+    const teamId = input.team === undefined ? null : await teamIdFor(deps.db, input.team, actor);
     const imported = await admitSource(deps, source);
     // The row and its audit entry first; the task's first events follow in their own transaction.
     const task = await inTransaction(deps.db, (tx) =>
       insertTask(tx, {
         input,
         actor,
+        teamId,
         settings,
         imported,
         defaultTaskTokenBudget: deps.defaultTaskTokenBudget,
@@ -81,7 +93,7 @@ export async function createTask(
  * archive is imported here (its bytes are already on this disk).
  */
 async function admitSource(
-  deps: { readonly layout: WorkspaceLayout; readonly gitPolicy: TaskServiceDeps['gitPolicy'] },
+  deps: Pick<TaskServiceDeps, 'layout' | 'bundles' | 'gitPolicy'>,
   source: TaskSourceInput,
 ): Promise<ImportedArchive | null> {
   if (source.kind === 'git') {
@@ -103,6 +115,16 @@ async function admitSource(
     },
   });
   if (!created.ok) throw created.error;
+  // The upload is on this (web) machine's disk only: workers rebuild the source from the bundle.
+  if (deps.bundles !== undefined) {
+    await keepBundle({
+      gitDir: created.source.gitDir,
+      sourceId,
+      commit: created.commit,
+      kind: 'baseline',
+      bundles: deps.bundles,
+    });
+  }
   return { sourceId, commit: created.commit, files, bytes };
 }
 
@@ -111,6 +133,7 @@ async function insertTask(
   task: {
     readonly input: CreateTaskInput;
     readonly actor: Actor;
+    readonly teamId: string | null;
     readonly settings: CheckedTaskSettings;
     readonly imported: ImportedArchive | null;
     /** The token cap of an LLM task that sets none. */
@@ -122,6 +145,8 @@ async function insertTask(
   const { setupCommands, limits, fixer } = settings;
   const row = await tx.task.create({
     data: {
+      ownerId: personOf(task.actor)?.id ?? null,
+      teamId: task.teamId,
       sourceKind: source.kind,
       sourceUrl: source.kind === 'git' ? source.url : null,
       sourceRef: source.kind === 'git' ? (source.ref ?? null) : null,
@@ -155,7 +180,7 @@ async function insertTask(
     select: { id: true },
   });
   await recordAudit(tx, {
-    actor: actorLabel(task.actor),
+    ...auditedAs(task.actor),
     action: 'task.create',
     target: row.id,
     details: { source: source.kind, testCommand: [...input.testCommand] },

@@ -1,11 +1,13 @@
-import type { TaskView } from './task-api';
+import { requireTask } from './task-access';
+import type { Actor, TaskView } from './task-api';
 import type { TaskServiceDeps } from './task-service';
 import { loadTaskView } from './task-views';
 
-/** One task as the API shows it (`GET /api/v1/tasks/{id}`). */
-export function getTask(
+/** One task as the API shows it (`GET /api/v1/tasks/{id}`); NOT_FOUND unless the actor sees it. */
+export async function getTask(
   deps: Pick<TaskServiceDeps, 'db'>,
-  { taskId }: { readonly taskId: string },
+  { taskId, actor }: { readonly taskId: string; readonly actor: Actor },
 ): Promise<TaskView> {
-  return loadTaskView(deps.db, taskId);
+  await requireTask(deps.db, taskId, actor, 'see');
+  return loadTaskView(deps.db, taskId, actor);
 }

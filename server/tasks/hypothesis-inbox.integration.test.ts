@@ -11,13 +11,13 @@ import { workspaceLayout } from '../engine/workspace/workspace-layout';
 import { PrismaTaskStore } from './prisma-task-store';
 import { TaskEventBus } from './task-event-bus';
 import { TaskService } from './task-service';
+import { cliActor, personOf, type Actor } from '../auth/actor';
+import { tokenIn } from '../test-support/actors';
 import {
   backends,
   openMigratedDatabase,
   type MigratedDatabase,
 } from '../test-support/scratch-databases';
-
-const agent = { kind: 'token', tokenId: 'agent-1', scopes: ['agent'] } as const;
 
 const batch = (prefix: string, count: number): Hypothesis[] =>
   Array.from({ length: count }, (_, i) => ({
@@ -32,6 +32,8 @@ for (const backend of backends) {
     let db: Db;
     let dataDir: string;
     let scheduled: string[];
+    /** The agent token of the tasks' owner. */
+    let agent: Actor;
 
     /** A service on the real database whose tasks never run: what is pending stays pending. */
     const service = (maxPendingHypotheses?: number): TaskService => {
@@ -58,6 +60,7 @@ for (const backend of backends) {
             sourceKind: 'git',
             sourceUrl: 'https://example.com/r.git',
             testCommand: ['python3', '-m', 'pytest'],
+            ownerId: personOf(agent)?.id,
           },
           select: { id: true },
         })
@@ -74,6 +77,7 @@ for (const backend of backends) {
     beforeAll(async () => {
       database = await openMigratedDatabase(backend.create);
       db = database.db;
+      agent = await tokenIn(db, 'alice', ['agent']);
       dataDir = await mkdtemp(path.join(os.tmpdir(), 'sbx-inbox-'));
     });
     afterAll(async () => {
@@ -107,7 +111,7 @@ for (const backend of backends) {
       expect(isAppError(refusal) && httpStatusOf(refusal.code)).toBe(409);
       expect(await snapshot(id)).toEqual(before);
       expect(scheduled).toHaveLength(4);
-      expect((await tasks.getTask(id)).pendingHypotheses).toHaveLength(64);
+      expect((await tasks.getTask(id, cliActor)).pendingHypotheses).toHaveLength(64);
     });
 
     it('refuses a submission that would pass the cap whole, and takes one that fits', async () => {

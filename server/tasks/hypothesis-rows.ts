@@ -4,12 +4,16 @@ import type { CandidateHypothesis } from '../engine/loop';
 
 const sha256 = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
 
-/** Stores a hypothesis: its row, its edits, and each written file's contents once, by hash. */
+/**
+ * Stores a hypothesis: its row, its edits, and each written file's contents once, by hash.
+ * `submittedById` is the person who sent it (the second-reviewer rule reads it).
+ */
 export async function insertHypothesis(
   tx: Tx,
   taskId: string,
   iterationId: string | null,
   candidate: CandidateHypothesis,
+  submittedById: string | null = null,
 ): Promise<string> {
   const { hypothesis } = candidate;
   const edits: { path: string; op: string; blobSha256: string | null }[] = [];
@@ -31,6 +35,7 @@ export async function insertHypothesis(
       name: hypothesis.name,
       origin: candidate.origin,
       author: candidate.author,
+      submittedById,
       createdAt: candidate.submittedAt,
       edits: { create: edits },
     },

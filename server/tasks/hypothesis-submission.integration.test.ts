@@ -6,22 +6,24 @@ import type { Hypothesis } from '../engine/shadow/hypothesis';
 import type { ServerRuntime } from '../runtime';
 import { openScratchRuntime, type ScratchRuntime } from '../test-support/scratch-runtime';
 import { copyProject, fixtureProject, packProject, readTree } from '../test-support/projects';
-import type { TaskView } from './task-api';
+import type { Actor, TaskView } from './task-api';
+import { tokenIn } from '../test-support/actors';
 
 /** pytest-calc with a directory beside `calc.py`: `lib/helpers.py`. */
 const project = fixtureProject('pytest-calc');
-const agent = { kind: 'token', tokenId: 'agent-1', scopes: ['agent'] } as const;
 
 let dataDir: string;
 let scratch: ScratchRuntime;
 let runtime: ServerRuntime;
 let taskId: string;
 let worktree: string;
+/** The agent token of the task's owner. */
+let agent: Actor;
 
 async function waitFor(done: (task: TaskView) => boolean, timeoutMs = 120_000): Promise<TaskView> {
   const until = Date.now() + timeoutMs;
   for (;;) {
-    const task = await runtime.tasks.getTask(taskId);
+    const task = await runtime.tasks.getTask(taskId, agent);
     if (done(task)) return task;
     if (Date.now() > until) throw new Error(`timed out; task is ${JSON.stringify(task, null, 1)}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -31,6 +33,7 @@ async function waitFor(done: (task: TaskView) => boolean, timeoutMs = 120_000): 
 beforeAll(async () => {
   scratch = await openScratchRuntime('sbx-submit-', { gatherMs: 500 });
   ({ runtime, dataDir } = scratch);
+  agent = await tokenIn(runtime.db, 'alice', ['agent']);
   const source = await copyProject(project);
   await mkdir(path.join(source, 'lib'));
   await writeFile(path.join(source, 'lib', 'helpers.py'), 'def twice(x):\n    return 2 * x\n');
@@ -58,7 +61,7 @@ afterAll(async () => {
 
 /** Submits next to the fixture's right fix and checks the exact refusal and that nothing changed. */
 async function expectRefused(bad: Hypothesis, message: string): Promise<void> {
-  const before = await runtime.tasks.getTask(taskId);
+  const before = await runtime.tasks.getTask(taskId, agent);
   const files = await readTree(worktree);
   const refusal = await runtime.tasks
     .submitHypotheses(taskId, [project.hypotheses.right, bad], agent)
@@ -72,7 +75,7 @@ async function expectRefused(bad: Hypothesis, message: string): Promise<void> {
     details: { hypothesis: bad.name },
   });
   expect(isAppError(refusal) && httpStatusOf(refusal.code)).toBe(400);
-  const after = await runtime.tasks.getTask(taskId);
+  const after = await runtime.tasks.getTask(taskId, agent);
   expect(after).toEqual(before);
   expect(after.pendingHypotheses).toEqual([]);
   expect(await readTree(worktree)).toEqual(files);

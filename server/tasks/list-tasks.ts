@@ -1,11 +1,15 @@
-import type { TaskSummary } from './task-api';
+import { visibleTasks } from './task-access';
+import type { Actor, TaskSummary } from './task-api';
 import type { TaskServiceDeps } from './task-service';
 import { listTaskSummaries } from './task-views';
 
-/** The newest tasks first: `limit` of them (default 100, at most 500). */
+/** The newest tasks the actor may see first: `limit` of them (default 100, at most 500). */
 export function listTasks(
   deps: Pick<TaskServiceDeps, 'db'>,
-  { limit }: { readonly limit?: number | undefined },
+  { limit, actor }: { readonly limit?: number | undefined; readonly actor: Actor },
 ): Promise<readonly TaskSummary[]> {
-  return listTaskSummaries(deps.db, Math.min(Math.max(limit ?? 100, 1), 500));
+  return listTaskSummaries(deps.db, {
+    limit: Math.min(Math.max(limit ?? 100, 1), 500),
+    where: visibleTasks(actor),
+  });
 }

@@ -6,15 +6,17 @@ import type { ServerRuntime } from '../runtime';
 import { openScratchRuntime, type ScratchRuntime } from '../test-support/scratch-runtime';
 import { requestText, startFakeOpenAi, type FakeOpenAi } from '../test-support/fake-openai';
 import { fixtureProject, packProject } from '../test-support/projects';
-import type { TaskView } from './task-api';
+import type { Actor, TaskView } from './task-api';
+import { tokenIn } from '../test-support/actors';
 
 const project = fixtureProject('pytest-calc');
-const agent = { kind: 'token', tokenId: 'agent-1', scopes: ['agent'] } as const;
 const usage = { prompt_tokens: 900, completion_tokens: 100 };
 
 let fake: FakeOpenAi;
 let scratch: ScratchRuntime;
 let runtime: ServerRuntime;
+/** The agent token of the tasks' owner. */
+let agent: Actor;
 
 beforeAll(async () => {
   // The model: the right fix once the prompt shows the failing test, a review for a diff.
@@ -35,6 +37,7 @@ beforeAll(async () => {
   });
   scratch = await openScratchRuntime('sbx-llm-task-', { llm });
   runtime = scratch.runtime;
+  agent = await tokenIn(runtime.db, 'alice', ['agent']);
 });
 
 afterAll(async () => {
@@ -45,7 +48,7 @@ afterAll(async () => {
 async function waitFor(id: string, done: (t: TaskView) => boolean): Promise<TaskView> {
   const until = Date.now() + 180_000;
   for (;;) {
-    const task = await runtime.tasks.getTask(id);
+    const task = await runtime.tasks.getTask(id, agent);
     if (done(task)) return task;
     if (Date.now() > until) throw new Error(`timed out: ${JSON.stringify(task).slice(0, 2000)}`);
     await new Promise((resolve) => setTimeout(resolve, 250));
@@ -100,7 +103,7 @@ describe('a task with the LLM fixer', () => {
             testCommand: ['pytest'],
             fixer: 'llm',
           },
-          agent,
+          await tokenIn(plain.runtime.db, 'alice', ['agent']),
         ),
       ).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: /no LLM configured/ });
     } finally {

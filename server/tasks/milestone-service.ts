@@ -1,7 +1,8 @@
 import { recordAudit } from '../audit/audit-log';
-import { actorLabel } from '../auth/actor';
+import { actorLabel, auditedAs } from '../auth/actor';
 import { AppError } from '../errors/app-error';
 import { gateProblem, loadPlan, milestoneStatus } from './plan-views';
+import { requireTask } from './task-access';
 import type { Actor, MilestoneAction, MilestoneResult } from './task-api';
 import type { TaskServiceDeps } from './task-service';
 
@@ -21,6 +22,7 @@ export async function milestone(
 ): Promise<MilestoneResult> {
   const by = actorLabel(actor);
   return deps.store.transact(taskId, async (tx, emit) => {
+    await requireTask(tx, taskId, actor, action.action === 'status' ? 'see' : 'submit');
     const task = await tx.task.findUnique({
       where: { id: taskId },
       select: { checkpointSha: true },
@@ -43,7 +45,7 @@ export async function milestone(
         data: { status: 'open', doneAt: null, doneAtSha: null },
       });
       await recordAudit(tx, {
-        actor: by,
+        ...auditedAs(actor),
         action: 'milestone.reset',
         target: taskId,
         details: { step: step.index },
@@ -66,7 +68,7 @@ export async function milestone(
         data: { status: 'done', doneAt: deps.clock.now(), doneAtSha: task.checkpointSha },
       });
       await recordAudit(tx, {
-        actor: by,
+        ...auditedAs(actor),
         action: 'milestone.done',
         target: taskId,
         details: { step: step.index },

@@ -19,6 +19,7 @@ import {
 } from '../engine/loop';
 import { hypothesisWithEdits, insertHypothesis, toCandidate } from './hypothesis-rows';
 import { loadLoopTask } from './load-loop-task';
+import type { EventNotifier } from './event-notifier';
 import type { TaskEventBus } from './task-event-bus';
 import { json, runColumns, statusOf } from './task-rows';
 
@@ -31,6 +32,8 @@ export class PrismaTaskStore implements TaskLoopStore {
   constructor(
     private readonly db: Db,
     private readonly bus: TaskEventBus,
+    /** On PostgreSQL: tells the other processes (web, workers) in the same transaction. */
+    private readonly notifier: EventNotifier | null = null,
   ) {}
 
   /** Runs `work` and the events it returns in one transaction, then publishes them. */
@@ -41,9 +44,14 @@ export class PrismaTaskStore implements TaskLoopStore {
     let stored: StoredEvent[] = [];
     const result = await inTransaction(this.db, async (tx) => {
       stored = [];
-      return work(tx, async (event, changes) => {
+      const value = await work(tx, async (event, changes) => {
         stored.push(await applyEvent(tx, taskId, event, changes));
       });
+      const [first, last] = [stored[0], stored.at(-1)];
+      if (this.notifier !== null && first !== undefined && last !== undefined) {
+        await this.notifier.notify(tx, { taskId, from: first.seq, to: last.seq });
+      }
+      return value;
     });
     for (const event of stored) this.bus.publish(taskId, event);
     return result;

@@ -1,7 +1,7 @@
 import { AppError } from '../errors/app-error';
 import { verifySha256 } from '../engine/review';
 import { pathProblem } from '../engine/shadow';
-import { listTreeFiles, readTreeFile, sourceGitDir } from '../engine/workspace';
+import { listTreeFiles, readTreeFile, restoreSource, sourceGitDir } from '../engine/workspace';
 import type { DiffView, PatchDownload, WorkspaceFile } from './task-api';
 import type { TaskServiceDeps } from './task-service';
 import { flagsOf } from './task-views';
@@ -11,7 +11,7 @@ import { flagsOf } from './task-views';
  * a patch file), and the workspace's files as committed at the newest checkpoint.
  */
 
-export type ReadWorkspaceDeps = Pick<TaskServiceDeps, 'db' | 'layout'>;
+export type ReadWorkspaceDeps = Pick<TaskServiceDeps, 'db' | 'layout' | 'bundles'>;
 
 export interface TaskFileOptions {
   readonly taskId: string;
@@ -89,6 +89,15 @@ async function checkpointOf(
       'INVALID_STATE',
       `task ${taskId} has no workspace yet (it is ${task.status})`,
     );
+  }
+  // On a web process the workers' checkpoints (and a clone's source) are only in the bundles.
+  if (deps.bundles !== undefined) {
+    await restoreSource({
+      layout: deps.layout,
+      sourceId: task.sourceId,
+      commit: task.checkpointSha,
+      bundles: deps.bundles,
+    });
   }
   return { gitDir: sourceGitDir(deps.layout, task.sourceId), commit: task.checkpointSha };
 }

@@ -1,13 +1,17 @@
 import { recordAudit } from '../audit/audit-log';
-import { actorLabel } from '../auth/actor';
+import { actorLabel, auditedAs, personOf } from '../auth/actor';
 import { AppError } from '../errors/app-error';
 import { getTask } from './get-task';
 import { resetToBaseline } from './rollback-task';
+import { requireTask } from './task-access';
 import type { Actor, ReviewInput, TaskView } from './task-api';
 import { statusOf } from './task-rows';
 import type { TaskServiceDeps } from './task-service';
 
-export type ReviewTaskDeps = Pick<TaskServiceDeps, 'db' | 'store' | 'layout' | 'clock'>;
+export type ReviewTaskDeps = Pick<TaskServiceDeps, 'db' | 'store' | 'layout' | 'clock'> & {
+  /** SHADOWBOX_REQUIRE_SECOND_REVIEWER: nobody approves a diff they (or their tokens) won. */
+  readonly requireSecondReviewer?: boolean | undefined;
+};
 
 export interface ReviewTaskOptions {
   readonly taskId: string;
@@ -17,31 +21,31 @@ export interface ReviewTaskOptions {
 
 /**
  * Approves or rejects the diff under review, a compare-and-set on its hash (STALE_DIFF when the
- * reviewer saw another diff). A reject resets the worktree to the baseline.
+ * reviewer saw another diff). Only a task awaiting review takes a verdict: an approval is changed
+ * only by reopening it (reopen-task.ts), never silently overridden. A reject resets the worktree
+ * to the baseline. The review row records the person (or the reviewer token's owner).
  */
 export async function reviewTask(
   deps: ReviewTaskDeps,
   { taskId, input, actor }: ReviewTaskOptions,
 ): Promise<TaskView> {
-  if (actor.kind === 'token' && !actor.scopes.includes('reviewer')) {
-    throw new AppError(
-      'FORBIDDEN',
-      "approving or rejecting needs a token with the 'reviewer' scope",
-    );
-  }
   const by = actorLabel(actor);
+  const person = personOf(actor);
   const baseline = await deps.store.transact(taskId, async (tx, emit) => {
+    await requireTask(tx, taskId, actor, 'review');
     const task = await tx.task.findUnique({
       where: { id: taskId },
       select: { status: true, diffSha256: true, baselineCommit: true },
     });
     if (task === null) throw new AppError('NOT_FOUND', `no task ${taskId}`);
     const status = statusOf(task.status);
-    const reviewable =
-      input.verdict === 'approve'
-        ? status === 'awaiting_review'
-        : status === 'awaiting_review' || status === 'approved';
-    if (!reviewable) {
+    if (status === 'approved') {
+      throw new AppError(
+        'INVALID_STATE',
+        `task ${taskId} is already approved: a reviewer must reopen it before it can be ${input.verdict === 'approve' ? 'approved' : 'rejected'} again`,
+      );
+    }
+    if (status !== 'awaiting_review') {
       throw new AppError(
         'INVALID_STATE',
         `task ${taskId} is ${status}: there is nothing to ${input.verdict}`,
@@ -54,17 +58,30 @@ export async function reviewTask(
         { details: { reviewed: input.sha256, current: task.diffSha256 } },
       );
     }
+    if (input.verdict === 'approve' && deps.requireSecondReviewer === true && person !== null) {
+      const own = await tx.hypothesis.findFirst({
+        where: { taskId, verdict: 'winner', submittedById: person.id },
+        select: { name: true },
+      });
+      if (own !== null) {
+        throw new AppError(
+          'FORBIDDEN',
+          `${person.username} submitted the winning hypothesis ${own.name}: a second reviewer must approve it (SHADOWBOX_REQUIRE_SECOND_REVIEWER)`,
+        );
+      }
+    }
     await tx.review.create({
       data: {
         taskId,
         verdict: input.verdict,
         diffSha256: input.sha256,
         reviewer: by,
+        reviewerId: person?.id ?? null,
         comment: input.comment ?? null,
       },
     });
     await recordAudit(tx, {
-      actor: by,
+      ...auditedAs(actor),
       action: `task.${input.verdict}`,
       target: taskId,
       details: { sha256: input.sha256 },
@@ -80,5 +97,5 @@ export async function reviewTask(
   if (input.verdict === 'reject' && baseline !== null) {
     await resetToBaseline(deps, await deps.store.load(taskId), baseline);
   }
-  return getTask(deps, { taskId });
+  return getTask(deps, { taskId, actor });
 }

@@ -1,10 +1,11 @@
 import { recordAudit } from '../audit/audit-log';
-import { actorLabel } from '../auth/actor';
+import { actorLabel, auditedAs } from '../auth/actor';
 import { AppError } from '../errors/app-error';
 import type { LoopTask } from '../engine/loop';
 import { activeStatuses, canApply } from '../engine/lifecycle';
 import { cancelTask } from './cancel-task';
 import { getTask } from './get-task';
+import { requireTask } from './task-access';
 import type { Actor, TaskView } from './task-api';
 import type { TaskServiceDeps } from './task-service';
 import { createWorkspaceCleaner } from './workspace-cleaner';
@@ -20,14 +21,21 @@ export interface RollbackTaskOptions {
 }
 
 /**
- * Gives up on the task's fix: a running task is cancelled; a task under review (or approved)
- * has its worktree reset to the baseline and ends cancelled.
+ * Gives up on the task's fix: a running task is cancelled; a task under review has its worktree
+ * reset to the baseline and ends cancelled (an approved one must be reopened first).
  */
 export async function rollbackTask(
   deps: RollbackTaskDeps,
   { taskId, actor }: RollbackTaskOptions,
 ): Promise<TaskView> {
+  await requireTask(deps.db, taskId, actor, 'cancel');
   const task = await deps.store.load(taskId);
+  if (task.status === 'approved') {
+    throw new AppError(
+      'INVALID_STATE',
+      `task ${taskId} is approved: a reviewer must reopen it before it can be rolled back`,
+    );
+  }
   if (activeStatuses.has(task.status)) return cancelTask(deps, { taskId, actor });
   if (!canApply(task.status, 'task.abandoned')) {
     throw new AppError(
@@ -41,14 +49,14 @@ export async function rollbackTask(
   // The status changes first (a compare-and-set through the reducer), so a concurrent step
   // that reopened the task makes this refuse instead of resetting a worktree in use.
   await deps.store.transact(taskId, async (tx, emit) => {
-    await recordAudit(tx, { actor: by, action: 'task.rollback', target: taskId });
+    await recordAudit(tx, { ...auditedAs(actor), action: 'task.rollback', target: taskId });
     await emit(
       { type: 'task.abandoned', by },
       { finishedAt: deps.clock.now(), error: `rolled back by ${by}` },
     );
   });
   await resetToBaseline(deps, task, baseline);
-  return getTask(deps, { taskId });
+  return getTask(deps, { taskId, actor });
 }
 
 /** Resets the task's worktree to `baseline` and records it (after a reject or a rollback). */

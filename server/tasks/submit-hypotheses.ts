@@ -1,6 +1,6 @@
 import { lstat } from 'node:fs/promises';
 import { recordAudit } from '../audit/audit-log';
-import { actorLabel } from '../auth/actor';
+import { actorLabel, auditedAs, personOf } from '../auth/actor';
 import { prismaCode, type Tx } from '../db/transaction';
 import { AppError } from '../errors/app-error';
 import { activeStatuses, canApply } from '../engine/lifecycle';
@@ -14,6 +14,7 @@ import {
 import { worktreePath } from '../engine/workspace';
 import { insertHypothesis } from './hypothesis-rows';
 import type { Actor } from './task-api';
+import { requireTask } from './task-access';
 import { statusOf } from './task-rows';
 import type { TaskServiceDeps } from './task-service';
 
@@ -94,7 +95,13 @@ const acceptingSelect = {
 /** Refuses unless the task takes hypotheses: active, or under review with iterations left. */
 function checkAccepting(taskId: string, task: AcceptingTask): void {
   const status = statusOf(task.status);
-  // Under review or approved, a new iteration may reopen the task.
+  if (status === 'approved') {
+    throw new AppError(
+      'INVALID_STATE',
+      `task ${taskId} is approved: it takes no hypotheses unless a reviewer reopens it`,
+    );
+  }
+  // Under review, a new iteration takes the task back to work.
   const reopening = canApply(status, 'iteration.started') && !activeStatuses.has(status);
   if ((!activeStatuses.has(status) && !reopening) || task.cancelRequestedBy !== null) {
     throw new AppError('INVALID_STATE', `task ${taskId} is ${status}: it takes no more hypotheses`);
@@ -135,6 +142,7 @@ export async function submitHypotheses(
   { taskId, hypotheses, actor }: SubmitHypothesesOptions,
 ): Promise<{ readonly accepted: readonly string[] }> {
   const names = checkSubmission(hypotheses);
+  await requireTask(deps.db, taskId, actor, 'submit');
   const cap = deps.maxPendingHypotheses ?? defaultMaxPendingHypotheses;
   const current = await deps.db.task.findUnique({ where: { id: taskId }, select: acceptingSelect });
   if (current === null) throw new AppError('NOT_FOUND', `no task ${taskId}`);
@@ -149,8 +157,9 @@ export async function submitHypotheses(
     );
     if (present) await checkAgainstEntries(hypotheses, workspaceEntries(worktree));
   }
-  const origin = actor.kind === 'browser' ? 'human' : 'external';
+  const origin = actor.kind === 'user' ? 'human' : 'external';
   const author = actorLabel(actor);
+  const submittedById = personOf(actor)?.id ?? null;
   await deps.store.transact(taskId, async (tx, emit) => {
     const now = deps.clock.now();
     checkAccepting(taskId, await lockTask(tx, taskId, now));
@@ -168,10 +177,16 @@ export async function submitHypotheses(
       );
     }
     for (const hypothesis of hypotheses) {
-      await insertHypothesis(tx, taskId, null, { hypothesis, origin, author, submittedAt: now });
+      await insertHypothesis(
+        tx,
+        taskId,
+        null,
+        { hypothesis, origin, author, submittedAt: now },
+        submittedById,
+      );
     }
     await recordAudit(tx, {
-      actor: author,
+      ...auditedAs(actor),
       action: 'hypotheses.submit',
       target: taskId,
       details: { names: [...names] },

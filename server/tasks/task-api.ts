@@ -22,7 +22,7 @@ import type {
 import type { Actor } from '../auth/actor';
 
 // Caller identity belongs to auth; the services' API names it for the transports.
-export type { Actor, Scope } from '../auth/actor';
+export type { Actor, Person, Role, Scope } from '../auth/actor';
 
 export type TaskSourceInput =
   | { readonly kind: 'git'; readonly url: string; readonly ref?: string | undefined }
@@ -44,6 +44,8 @@ export interface PlanStepInput {
 
 export interface CreateTaskInput {
   readonly source: TaskSourceInput;
+  /** The team to share the task with (one the creator belongs to); left out: only theirs. */
+  readonly team?: string | undefined;
   readonly testCommand: readonly string[];
   readonly maxIterations?: number | undefined;
   readonly hypothesesPerIteration?: number | undefined;
@@ -152,13 +154,19 @@ export interface TaskServiceApi {
     hypotheses: readonly Hypothesis[],
     actor: Actor,
   ): Promise<{ readonly accepted: readonly string[] }>;
-  getTask(taskId: string): Promise<TaskView>;
-  listTasks(options?: { readonly limit?: number }): Promise<readonly TaskSummary[]>;
-  getDiff(taskId: string): Promise<DiffView>;
+  getTask(taskId: string, actor: Actor): Promise<TaskView>;
+  /** The tasks the actor may see, newest first. */
+  listTasks(actor: Actor, options?: { readonly limit?: number }): Promise<readonly TaskSummary[]>;
+  getDiff(taskId: string, actor: Actor): Promise<DiffView>;
   /** Re-checks the stored bytes against their hash before returning them. */
-  getPatch(taskId: string): Promise<PatchDownload>;
-  /** Compare-and-set on the hash: STALE_DIFF (409) when it is not the current diff's. */
+  getPatch(taskId: string, actor: Actor): Promise<PatchDownload>;
+  /**
+   * Compare-and-set on the hash: STALE_DIFF (409) when it is not the current diff's. Only a task
+   * awaiting review takes a verdict (an approval is changed only by reopening it first).
+   */
   review(taskId: string, input: ReviewInput, actor: Actor): Promise<TaskView>;
+  /** Takes an approved task back to review (a reviewer's act); the approval no longer holds. */
+  reopen(taskId: string, actor: Actor): Promise<TaskView>;
   cancel(taskId: string, actor: Actor): Promise<TaskView>;
   /**
    * Gives up on the task's fix: a running task is cancelled; a task under review (or approved)
@@ -166,18 +174,24 @@ export interface TaskServiceApi {
    */
   rollback(taskId: string, actor: Actor): Promise<TaskView>;
   /** The workspace's regular files at the newest checkpoint (what a hypothesis edits). */
-  listFiles(taskId: string): Promise<readonly WorkspaceFile[]>;
+  listFiles(taskId: string, actor: Actor): Promise<readonly WorkspaceFile[]>;
   /** One file's text at the newest checkpoint; binary and large files are refused. */
-  readFile(taskId: string, path: string): Promise<string>;
+  readFile(taskId: string, path: string, actor: Actor): Promise<string>;
   /** The plan's steps and gate evidence; `done` is accepted only on green gates after the last write. */
   milestone(taskId: string, action: MilestoneAction, actor: Actor): Promise<MilestoneResult>;
-  /** Notifies whenever any task has new events (the task list), until `signal` aborts. */
+  /** Notifies whenever a task the actor sees has new events (the task list), until `signal` aborts. */
   taskChanges(
     signal: AbortSignal,
+    actor: Actor,
   ): AsyncIterable<{ readonly taskId: string; readonly seq: number }>;
   /**
    * The task's events after `afterSeq`, then live ones as they are persisted, until `signal`
    * aborts. Never skips or repeats a sequence number.
    */
-  events(taskId: string, afterSeq: number, signal: AbortSignal): AsyncIterable<StoredEvent>;
+  events(
+    taskId: string,
+    afterSeq: number,
+    signal: AbortSignal,
+    actor: Actor,
+  ): AsyncIterable<StoredEvent>;
 }

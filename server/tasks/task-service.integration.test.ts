@@ -5,11 +5,14 @@ import type { ServerRuntime } from '../runtime';
 import { openScratchRuntime, type ScratchRuntime } from '../test-support/scratch-runtime';
 import type { StoredEvent } from '../db/event-store';
 import { fixtureProject, packProject } from '../test-support/projects';
-import type { TaskView } from './task-api';
+import { actorLabel, cliActor } from '../auth/actor';
+import { tokenIn } from '../test-support/actors';
+import type { Actor, TaskView } from './task-api';
 
 const project = fixtureProject('pytest-calc');
-const agent = { kind: 'token', tokenId: 'agent-1', scopes: ['agent'] } as const;
-const reviewer = { kind: 'token', tokenId: 'reviewer-1', scopes: ['reviewer'] } as const;
+/** An author's agent token (the tasks are theirs) and an admin's reviewer token. */
+let agent: Actor;
+let reviewer: Actor;
 
 let dataDir: string;
 let scratch: ScratchRuntime;
@@ -22,7 +25,7 @@ async function waitFor(
 ): Promise<TaskView> {
   const until = Date.now() + timeoutMs;
   for (;;) {
-    const task = await runtime.tasks.getTask(taskId);
+    const task = await runtime.tasks.getTask(taskId, agent);
     if (done(task)) return task;
     if (Date.now() > until) throw new Error(`timed out; task is ${JSON.stringify(task, null, 1)}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -52,6 +55,8 @@ async function createFromArchive(
 beforeAll(async () => {
   scratch = await openScratchRuntime('sbx-service-', { gatherMs: 500 });
   ({ runtime, dataDir } = scratch);
+  agent = await tokenIn(runtime.db, 'alice', ['agent']);
+  reviewer = await tokenIn(runtime.db, 'ada', ['reviewer'], 'admin');
 });
 
 afterAll(async () => {
@@ -75,7 +80,7 @@ describe('task service on a real pytest project', () => {
     expect(reviewed.iterations[0]?.hypotheses.map((h) => h.name)[0]).toBe(right.name);
     expect(reviewed.diffSha256).toMatch(/^[0-9a-f]{64}$/);
 
-    const diff = await runtime.tasks.getDiff(id);
+    const diff = await runtime.tasks.getDiff(id, reviewer);
     expect(diff.sha256).toBe(reviewed.diffSha256);
     await expect(
       runtime.tasks.review(id, { verdict: 'approve', sha256: diff.sha256 }, agent),
@@ -83,22 +88,46 @@ describe('task service on a real pytest project', () => {
     await expect(
       runtime.tasks.review(id, { verdict: 'approve', sha256: '0'.repeat(64) }, reviewer),
     ).rejects.toMatchObject({ code: 'STALE_DIFF' });
-    expect((await runtime.tasks.getTask(id)).status).toBe('awaiting_review');
+    expect((await runtime.tasks.getTask(id, agent)).status).toBe('awaiting_review');
     const approved = await runtime.tasks.review(
       id,
       { verdict: 'approve', sha256: diff.sha256 },
       reviewer,
     );
     expect(approved.status).toBe('approved');
+    // The approval names the reviewer token's owner.
+    expect(approved.decision).toMatchObject({
+      verdict: 'approve',
+      by: actorLabel(reviewer),
+      sha256: diff.sha256,
+    });
+    expect(actorLabel(reviewer)).toMatch(/^ada \(token:/);
     const worktreeFile = await readFile(
       path.join(dataDir, 'worktrees', id, project.buggyFile),
       'utf8',
     );
     expect(worktreeFile).toBe(right.edits[0]?.content);
 
+    // An approval holds: no reject, no new hypotheses, no rollback, no reopen by an agent.
+    await expect(
+      runtime.tasks.review(id, { verdict: 'reject', sha256: diff.sha256 }, reviewer),
+    ).rejects.toMatchObject({ code: 'INVALID_STATE' });
+    await expect(runtime.tasks.submitHypotheses(id, [wrong], agent)).rejects.toMatchObject({
+      code: 'INVALID_STATE',
+    });
+    await expect(runtime.tasks.rollback(id, agent)).rejects.toMatchObject({
+      code: 'INVALID_STATE',
+    });
+    await expect(runtime.tasks.reopen(id, agent)).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    expect(await runtime.tasks.getTask(id, agent)).toMatchObject({
+      status: 'approved',
+      approvedDiffSha256: diff.sha256,
+      pendingHypotheses: [],
+    });
+
     const controller = new AbortController();
     const events: StoredEvent[] = [];
-    for await (const event of runtime.tasks.events(id, 0, controller.signal)) {
+    for await (const event of runtime.tasks.events(id, 0, controller.signal, agent)) {
       events.push(event);
       if (event.type === 'task.approved') controller.abort();
     }
@@ -114,6 +143,15 @@ describe('task service on a real pytest project', () => {
         'task.approved',
       ]),
     );
+    // Only a reviewer's reopen changes an approved task: back to review, the approval withdrawn.
+    const reopened = await runtime.tasks.reopen(id, reviewer);
+    expect(reopened).toMatchObject({ status: 'awaiting_review', approvedDiffSha256: null });
+    const again = await runtime.tasks.review(
+      id,
+      { verdict: 'approve', sha256: diff.sha256 },
+      reviewer,
+    );
+    expect(again.status).toBe('approved');
   });
 });
 
@@ -187,12 +225,12 @@ describe('per-task resource caps', () => {
   });
 
   it('refuses a cap out of range, naming it, and creates nothing', async () => {
-    const before = (await runtime.tasks.listTasks()).length;
+    const before = (await runtime.tasks.listTasks(cliActor)).length;
     await expect(createFromArchive({ limits: { maxPids: 2 } })).rejects.toMatchObject({
       code: 'INVALID_ARGUMENT',
       message: 'maxPids must be a whole number of processes from 8 to 4194304, got 2',
     });
-    expect((await runtime.tasks.listTasks()).length).toBe(before);
+    expect((await runtime.tasks.listTasks(cliActor)).length).toBe(before);
   });
 });
 
@@ -200,16 +238,16 @@ describe('review actions', () => {
   it('rejects roll the worktree back; files are read from the newest checkpoint', async () => {
     const id = await createFromArchive({ hypothesesPerIteration: 1 });
     await waitFor(id, (t) => t.status === 'awaiting_hypotheses');
-    expect(await runtime.tasks.listFiles(id)).toEqual(
+    expect(await runtime.tasks.listFiles(id, agent)).toEqual(
       expect.arrayContaining([expect.objectContaining({ path: project.buggyFile })]),
     );
-    const before = await runtime.tasks.readFile(id, project.buggyFile);
+    const before = await runtime.tasks.readFile(id, project.buggyFile, agent);
     await runtime.tasks.submitHypotheses(id, [project.hypotheses.right], agent);
     const reviewed = await waitFor(id, (t) => t.status === 'awaiting_review');
-    expect(await runtime.tasks.readFile(id, project.buggyFile)).toBe(
+    expect(await runtime.tasks.readFile(id, project.buggyFile, agent)).toBe(
       project.hypotheses.right.edits[0]?.content,
     );
-    await expect(runtime.tasks.readFile(id, '../etc/passwd')).rejects.toMatchObject({
+    await expect(runtime.tasks.readFile(id, '../etc/passwd', agent)).rejects.toMatchObject({
       code: 'INVALID_ARGUMENT',
     });
     const rejected = await runtime.tasks.review(

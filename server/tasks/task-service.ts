@@ -1,7 +1,7 @@
 import type { Db } from '../db/client';
 import type { GitUrlPolicy } from '../engine/intake';
 import type { Hypothesis } from '../engine/shadow';
-import type { WorkspaceLayout } from '../engine/workspace';
+import type { BundleStore, WorkspaceLayout } from '../engine/workspace';
 import type { Clock } from '../engine/ports';
 import { cancelTask } from './cancel-task';
 import { createTask } from './create-task';
@@ -10,10 +10,12 @@ import { listTasks } from './list-tasks';
 import { milestone } from './milestone-service';
 import type { PrismaTaskStore } from './prisma-task-store';
 import { getTaskDiff, getTaskPatch, listTaskFiles, readTaskFile } from './read-workspace';
+import { reopenTask } from './reopen-task';
 import { reviewTask } from './review-task';
 import { rollbackTask } from './rollback-task';
 import { streamTaskChanges, streamTaskEvents } from './stream-task-events';
 import { submitHypotheses } from './submit-hypotheses';
+import { requireTask, visibilityCache } from './task-access';
 import type {
   Actor,
   CreateTaskInput,
@@ -27,8 +29,11 @@ import type { TaskEventBus } from './task-event-bus';
 export interface TaskScheduler {
   /** Makes the task's next step due now (creates its job, or wakes it). */
   schedule(taskId: string): Promise<void>;
-  /** Interrupts the task's running step in this process, if any. */
-  interrupt(taskId: string): void;
+  /**
+   * Interrupts the task's running step, if any: in this process (SQLite), or on whichever worker
+   * runs it (PostgreSQL, hence the promise).
+   */
+  interrupt(taskId: string): void | Promise<void>;
 }
 
 /** Everything the task services use; each verb takes the part of it it needs. */
@@ -37,6 +42,8 @@ export interface TaskServiceDeps {
   readonly store: PrismaTaskStore;
   readonly bus: TaskEventBus;
   readonly layout: WorkspaceLayout;
+  /** Where an uploaded archive's source is kept for the workers (PostgreSQL: no shared disk). */
+  readonly bundles?: BundleStore;
   readonly scheduler: TaskScheduler;
   readonly gitPolicy: GitUrlPolicy;
   readonly clock: Clock;
@@ -48,11 +55,14 @@ export interface TaskServiceDeps {
   readonly eventPollMs?: number;
   /** Hypotheses a task may hold waiting to run (default 64); one more is refused (INBOX_FULL). */
   readonly maxPendingHypotheses?: number | undefined;
+  /** Nobody approves a diff whose winning hypothesis they (or their tokens) submitted. */
+  readonly requireSecondReviewer?: boolean | undefined;
 }
 
 /**
  * The task services bound to one set of dependencies: each method calls its verb (one file each)
- * and takes its types from `TaskServiceApi`.
+ * and takes its types from `TaskServiceApi`. Reads check here that the actor sees the task
+ * (task-access.ts); each changing verb checks its own right inside its transaction.
  */
 export class TaskService implements TaskServiceApi {
   constructor(private readonly deps: TaskServiceDeps) {}
@@ -65,24 +75,30 @@ export class TaskService implements TaskServiceApi {
     return submitHypotheses(this.deps, { taskId, hypotheses, actor });
   }
 
-  getTask(taskId: string) {
-    return getTask(this.deps, { taskId });
+  getTask(taskId: string, actor: Actor) {
+    return getTask(this.deps, { taskId, actor });
   }
 
-  listTasks(options: { readonly limit?: number } = {}) {
-    return listTasks(this.deps, options);
+  listTasks(actor: Actor, options: { readonly limit?: number } = {}) {
+    return listTasks(this.deps, { ...options, actor });
   }
 
-  getDiff(taskId: string) {
+  async getDiff(taskId: string, actor: Actor) {
+    await requireTask(this.deps.db, taskId, actor, 'see');
     return getTaskDiff(this.deps, { taskId });
   }
 
-  getPatch(taskId: string) {
+  async getPatch(taskId: string, actor: Actor) {
+    await requireTask(this.deps.db, taskId, actor, 'see');
     return getTaskPatch(this.deps, { taskId });
   }
 
   review(taskId: string, input: ReviewInput, actor: Actor) {
     return reviewTask(this.deps, { taskId, input, actor });
+  }
+
+  reopen(taskId: string, actor: Actor) {
+    return reopenTask(this.deps, { taskId, actor });
   }
 
   cancel(taskId: string, actor: Actor) {
@@ -97,19 +113,25 @@ export class TaskService implements TaskServiceApi {
     return rollbackTask(this.deps, { taskId, actor });
   }
 
-  listFiles(taskId: string) {
+  async listFiles(taskId: string, actor: Actor) {
+    await requireTask(this.deps.db, taskId, actor, 'see');
     return listTaskFiles(this.deps, { taskId });
   }
 
-  readFile(taskId: string, path: string) {
+  async readFile(taskId: string, path: string, actor: Actor) {
+    await requireTask(this.deps.db, taskId, actor, 'see');
     return readTaskFile(this.deps, { taskId, path });
   }
 
-  taskChanges(signal: AbortSignal) {
-    return streamTaskChanges(this.deps, { signal });
+  async *taskChanges(signal: AbortSignal, actor: Actor) {
+    const sees = visibilityCache(this.deps.db, actor);
+    for await (const change of streamTaskChanges(this.deps, { signal })) {
+      if (await sees(change.taskId)) yield change;
+    }
   }
 
-  events(taskId: string, afterSeq: number, signal: AbortSignal) {
-    return streamTaskEvents(this.deps, { taskId, afterSeq, signal });
+  async *events(taskId: string, afterSeq: number, signal: AbortSignal, actor: Actor) {
+    await requireTask(this.deps.db, taskId, actor, 'see');
+    yield* streamTaskEvents(this.deps, { taskId, afterSeq, signal });
   }
 }

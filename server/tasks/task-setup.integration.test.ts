@@ -9,12 +9,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServerRuntime } from '../runtime';
 import { openScratchRuntime, type ScratchRuntime } from '../test-support/scratch-runtime';
 import { registryEntry } from '../test-support/egress-fixtures';
-import type { TaskView } from './task-api';
-
-const agent = { kind: 'token', tokenId: 'agent-1', scopes: ['agent'] } as const;
+import type { Actor, TaskView } from './task-api';
+import { tokenIn } from '../test-support/actors';
 
 let scratch: ScratchRuntime;
 let runtime: ServerRuntime;
+/** The agent token of the tasks' owner. */
+let agent: Actor;
 
 async function waitFor(
   taskId: string,
@@ -23,7 +24,7 @@ async function waitFor(
 ): Promise<TaskView> {
   const until = Date.now() + timeoutMs;
   for (;;) {
-    const task = await runtime.tasks.getTask(taskId);
+    const task = await runtime.tasks.getTask(taskId, agent);
     if (done(task)) return task;
     if (Date.now() > until) throw new Error(`timed out; task is ${JSON.stringify(task, null, 1)}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -57,6 +58,7 @@ beforeAll(async () => {
     { egressAllow: `+${entry}` },
   );
   runtime = scratch.runtime;
+  agent = await tokenIn(runtime.db, 'alice', ['agent']);
 });
 
 afterAll(async () => {
@@ -127,7 +129,7 @@ describe('a Node project with a real dependency', () => {
     const reviewed = await waitFor(first, (t) => t.status !== 'awaiting_hypotheses' && settled(t));
     expect(reviewed.status).toBe('awaiting_review');
     expect(reviewed.reviewPartial).toBe(false);
-    const diff = await runtime.tasks.getDiff(first);
+    const diff = await runtime.tasks.getDiff(first, agent);
     expect(diff.diff).toContain('calc.js');
     expect(diff.diff).not.toContain('node_modules');
 

@@ -153,6 +153,8 @@ export const taskViewSchema = z.object({
   approvedDiffSha256: z.string().nullable(),
   error: z.string().nullable(),
   lastEventId: z.int(),
+  /** The worker holding the task's worktree (PostgreSQL deployments); null with SQLite. */
+  workerId: z.string().nullable().describe('the worker process that runs the task'),
   createdAt: z.string(),
   updatedAt: z.string(),
   fixer: z.string(),
@@ -195,6 +197,25 @@ export const taskViewSchema = z.object({
     .describe('the fix under review leaves baseline failures failing (see stillFailing)'),
   /** Tests still failing in the fix under review, all of them failing since the baseline. */
   stillFailing: ids('tests still failing in the fix under review, all failing since the baseline'),
+  /** Who created the task (null: made before accounts) and the team it is shared with. */
+  owner: z.string().nullable().describe('the username of who created the task'),
+  team: z.string().nullable().describe('the team the task is shared with'),
+  /** The newest approval or rejection: who, when, and the hash they reviewed. */
+  decision: z
+    .object({
+      verdict: z.enum(['approve', 'reject']),
+      by: z.string(),
+      at: z.string(),
+      sha256: z.string(),
+    })
+    .nullable(),
+  /** What the caller may do to the task now (the page shows only those actions). */
+  can: z.object({
+    submit: z.boolean(),
+    cancel: z.boolean(),
+    review: z.boolean(),
+    reopen: z.boolean(),
+  }),
 });
 
 /** One task of the list (`GET /api/v1/tasks`). */
@@ -205,4 +226,6 @@ export const taskSummarySchema = z.object({
   createdAt: z.string(),
   updatedAt: z.string(),
   lastEventId: z.int(),
+  owner: z.string().nullable(),
+  workerId: z.string().nullable(),
 });

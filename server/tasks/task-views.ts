@@ -1,11 +1,14 @@
-import type { Db } from '../db/client';
+import { taskRights, type TaskOwnership } from '../auth/permissions';
+import type { Db, Prisma } from '../db/client';
 import { AppError } from '../errors/app-error';
+import { activeStatuses, type TaskStatus } from '../engine/lifecycle';
 import { type SetupRecord, failingIds, remainingFailures } from '../engine/loop';
 import type { TestCase } from '../engine/parsers';
 import type { DiffFlags } from '../engine/review';
 import type { TestDelta } from '../engine/shadow';
 import { loadPlan } from './plan-views';
 import type {
+  Actor,
   BaselineView,
   HypothesisView,
   IterationView,
@@ -72,7 +75,7 @@ function baselineView(run: BaselineColumns, knownFailures: readonly string[]): B
 }
 
 /** Reads one task as the API shows it (`GET /api/v1/tasks/{id}`). */
-export async function loadTaskView(db: Db, taskId: string): Promise<TaskView> {
+export async function loadTaskView(db: Db, taskId: string, actor: Actor): Promise<TaskView> {
   const task = await db.task.findUnique({
     where: { id: taskId },
     include: {
@@ -91,10 +94,9 @@ export async function loadTaskView(db: Db, taskId: string): Promise<TaskView> {
         select: { name: true },
       },
       runs: { where: { kind: 'baseline' }, orderBy: { createdAt: 'desc' }, take: 1 },
-      reviews: {
-        where: { verdict: { notIn: ['approve', 'reject'] } },
-        orderBy: { createdAt: 'asc' },
-      },
+      reviews: { orderBy: { createdAt: 'asc' } },
+      owner: { select: { username: true } },
+      team: { select: { name: true } },
     },
   });
   if (task === null) throw new AppError('NOT_FOUND', `no task ${taskId}`);
@@ -144,6 +146,7 @@ export async function loadTaskView(db: Db, taskId: string): Promise<TaskView> {
     approvedDiffSha256: task.approvedDiffSha256,
     error: task.error,
     lastEventId: task.lastEventId,
+    workerId: task.workerId,
     createdAt: task.createdAt.toISOString(),
     updatedAt: task.updatedAt.toISOString(),
     fixer: task.fixer,
@@ -151,23 +154,65 @@ export async function loadTaskView(db: Db, taskId: string): Promise<TaskView> {
     limits: { maxMemoryMb: task.maxMemoryMb, maxPids: task.maxPids, maxDiskMb: task.maxDiskMb },
     spend: { tokens: task.tokensUsed, costMicroUsd: task.costMicroUsd, maxTokens: task.maxTokens },
     plan: await loadPlan(db, taskId),
-    reviewComments: task.reviews.map((r) => ({
-      reviewer: r.reviewer,
-      verdict: r.verdict,
-      comment: r.comment ?? '',
-      diffSha256: r.diffSha256,
-    })),
+    reviewComments: task.reviews
+      .filter((r) => r.verdict !== 'approve' && r.verdict !== 'reject')
+      .map((r) => ({
+        reviewer: r.reviewer,
+        verdict: r.verdict,
+        comment: r.comment ?? '',
+        diffSha256: r.diffSha256,
+      })),
     setupCommands: (task.setupCommands as string[][] | null) ?? null,
     buildCommand: (task.buildCommand as string[] | null) ?? null,
     knownFailures,
     setup: (task.setup as SetupRecord | null) ?? null,
     reviewPartial: task.reviewPartial,
     stillFailing: testIds(task.stillFailing),
+    owner: task.owner?.username ?? null,
+    team: task.team?.name ?? null,
+    decision: decisionOf(task.reviews),
+    can: allowedActions(actor, task, statusOf(task.status)),
   };
 }
 
-export async function listTaskSummaries(db: Db, limit: number): Promise<TaskSummary[]> {
-  const tasks = await db.task.findMany({ orderBy: { createdAt: 'desc' }, take: limit });
+function decisionOf(
+  reviews: readonly { verdict: string; reviewer: string; createdAt: Date; diffSha256: string }[],
+): TaskView['decision'] {
+  const last = reviews.findLast((r) => r.verdict === 'approve' || r.verdict === 'reject');
+  if (last === undefined) return null;
+  return {
+    verdict: last.verdict === 'approve' ? 'approve' : 'reject',
+    by: last.reviewer,
+    at: last.createdAt.toISOString(),
+    sha256: last.diffSha256,
+  };
+}
+
+function allowedActions(
+  actor: Actor,
+  task: TaskOwnership & { cancelRequestedBy: string | null },
+  status: TaskStatus,
+): TaskView['can'] {
+  const rights = taskRights(actor, task);
+  const active = activeStatuses.has(status) && task.cancelRequestedBy === null;
+  return {
+    submit: rights.has('submit') && active,
+    cancel: rights.has('cancel') && active,
+    review: rights.has('review') && status === 'awaiting_review',
+    reopen: rights.has('reopen') && status === 'approved',
+  };
+}
+
+export async function listTaskSummaries(
+  db: Db,
+  options: { limit: number; where: Prisma.TaskWhereInput },
+): Promise<TaskSummary[]> {
+  const tasks = await db.task.findMany({
+    where: options.where,
+    orderBy: { createdAt: 'desc' },
+    take: options.limit,
+    include: { owner: { select: { username: true } } },
+  });
   return tasks.map((task) => ({
     id: task.id,
     status: statusOf(task.status),
@@ -175,6 +220,8 @@ export async function listTaskSummaries(db: Db, limit: number): Promise<TaskSumm
     createdAt: task.createdAt.toISOString(),
     updatedAt: task.updatedAt.toISOString(),
     lastEventId: task.lastEventId,
+    owner: task.owner?.username ?? null,
+    workerId: task.workerId,
   }));
 }
 

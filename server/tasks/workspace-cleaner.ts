@@ -1,3 +1,4 @@
+import { AppError } from '../errors/app-error';
 import { TaskWorktree, sourceGitDir, type WorkspaceLayout } from '../engine/workspace';
 import type { LoopTask } from '../engine/loop';
 
@@ -10,8 +11,13 @@ export function createWorkspaceCleaner(layout: WorkspaceLayout) {
         layout,
         source: { id: task.sourceId, gitDir: sourceGitDir(layout, task.sourceId) },
         taskId: task.id,
+      }).catch((error: unknown) => {
+        // A web process of a scale-out deployment holds no worktree: the recorded checkpoint is
+        // what counts, and a worker that steps the task again moves its worktree there.
+        if (error instanceof AppError && error.code === 'NOT_FOUND') return null;
+        throw error;
       });
-      await worktree.rollbackTo(sha);
+      await worktree?.rollbackTo(sha);
     },
   };
 }

@@ -8,7 +8,8 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
-import type { Scope } from '../tasks/task-api';
+import type { Role, Scope } from '../tasks/task-api';
+import { testPassword } from './test-password';
 import { processGroupMembers, processTree, listProcesses, type ProcessInfo } from './processes';
 
 export { api, waitForTask } from './rest-client';
@@ -452,12 +453,55 @@ async function startOnce(options: StartOptions, port: number): Promise<ServerHan
  * Makes an API token with the real CLI (`shadowbox token create --scopes … --json`) against the
  * data directory (and `env`, e.g. the same DATABASE_URL as the server). Returns the token.
  */
+/** A person made with the real CLI (`shadowbox user add`, the password piped on stdin). */
+export async function createUser(
+  dataDir: string,
+  user: { readonly username: string; readonly role: Role; readonly password?: string },
+  options: { readonly env?: Readonly<Record<string, string>> } = {},
+): Promise<void> {
+  const result = await execa(
+    process.execPath,
+    [cliBin, 'user', 'add', user.username, '--role', user.role, '--json'],
+    {
+      cwd: repoRoot,
+      env: childEnv({ SHADOWBOX_DATA_DIR: dataDir, ...options.env }),
+      extendEnv: false,
+      reject: false,
+      timeout: 180_000,
+      input: `${user.password ?? testPassword}\n`,
+    },
+  );
+  if (result.exitCode !== 0 && !/already exists/.test(result.stdout)) {
+    throw new Error(
+      `shadowbox user add ${user.username} failed (exit ${String(result.exitCode)}):\nstdout: ${result.stdout}\nstderr: ${result.stderr}`,
+    );
+  }
+}
+
+export { testPassword };
+
+/**
+ * A token made with the real CLI. Its owner is `user` (made if missing, with the role the scopes
+ * need), by default `test-reviewer` for reviewer scopes and `test-author` otherwise.
+ */
 export async function createToken(
   dataDir: string,
   scopes: readonly Scope[],
-  options: { readonly name?: string; readonly env?: Readonly<Record<string, string>> } = {},
+  options: {
+    readonly name?: string;
+    readonly user?: string;
+    readonly role?: Role;
+    readonly env?: Readonly<Record<string, string>>;
+  } = {},
 ): Promise<string> {
-  const args = [cliBin, 'token', 'create', '--scopes', scopes.join(','), '--json'];
+  const reviewer = scopes.includes('reviewer');
+  const user = options.user ?? (reviewer ? 'test-reviewer' : 'test-author');
+  await createUser(
+    dataDir,
+    { username: user, role: options.role ?? (reviewer ? 'reviewer' : 'author') },
+    options.env === undefined ? {} : { env: options.env },
+  );
+  const args = [cliBin, 'token', 'create', '--user', user, '--scopes', scopes.join(','), '--json'];
   if (options.name !== undefined) args.push('--name', options.name);
   const result = await execa(process.execPath, args, {
     cwd: repoRoot,
@@ -469,7 +513,7 @@ export async function createToken(
   const token = result.exitCode === 0 ? parseTokenOutput(result.stdout) : undefined;
   if (token === undefined) {
     throw new Error(
-      `shadowbox token create --scopes ${scopes.join(',')} failed (exit ${String(result.exitCode)}):\nstdout: ${result.stdout}\nstderr: ${result.stderr}`,
+      `shadowbox token create --user ${user} --scopes ${scopes.join(',')} failed (exit ${String(result.exitCode)}):\nstdout: ${result.stdout}\nstderr: ${result.stderr}`,
     );
   }
   return token;

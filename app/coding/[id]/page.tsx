@@ -2,7 +2,8 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { TaskPage } from '@/components/task-page/task-page';
-import { isNoSuchTask, serverCaller } from '@/server/api/trpc/server-caller';
+import { isNoSuchTask } from '@/server/api/trpc/server-caller';
+import { signedInCaller } from '../signed-in';
 
 export const dynamic = 'force-dynamic';
 
@@ -17,7 +18,7 @@ export async function generateMetadata({
 
 export default async function TaskRoute({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
-  const caller = await serverCaller();
+  const { caller } = await signedInCaller(`/coding/${encodeURIComponent(id)}`);
   const task = await caller.tasks.get({ taskId: id }).catch((error: unknown) => {
     if (isNoSuchTask(error)) notFound();
     throw error;

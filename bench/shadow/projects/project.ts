@@ -18,6 +18,11 @@ export interface BenchProject {
   readonly warmCommand: readonly string[];
   /** Exactly four hypotheses, each a one-function change in one file. */
   readonly hypotheses: readonly Hypothesis[];
+  /**
+   * Four distinct hypotheses that all pass, when `hypotheses` are not that (the crate's include a
+   * failing one and two alike): what an agent trying four candidate fixes at once sends.
+   */
+  readonly passingHypotheses?: readonly Hypothesis[];
   readonly stats: ProjectStats;
 }
 

@@ -72,6 +72,8 @@ export const createTaskFieldsSchema = z.strictObject({
   setupCommands: setupCommandsSchema.optional(),
   buildCommand: buildCommandSchema.optional(),
   knownFailures: knownFailuresSchema.optional(),
+  /** A team the creator belongs to: its members see and act on the task with their team role. */
+  team: z.string().min(1, 'team may not be empty').max(64).optional(),
 });
 
 export type CreateTaskFields = z.output<typeof createTaskFieldsSchema>;

@@ -1,7 +1,7 @@
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
-import { requireScope } from '../../auth/api-tokens';
+import { requireTokenScope } from '../../auth';
 import type { ToolContext } from './tool-context';
 import { toolError } from './tool-error';
 
@@ -55,7 +55,7 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(
   const call = async (input: z.output<I>, context: ToolContext): Promise<CallToolResult> => {
     try {
       // Tokens need the agent scope for every tool; the local user (stdio) needs none.
-      requireScope(context.actor, 'agent');
+      requireTokenScope(context.actor, 'agent');
       const output = await spec.run(input, context);
       return {
         structuredContent: output,

@@ -1,5 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { cliActor } from '../../auth/actor';
 import { serveMcpStdio } from './stdio';
 import { createFakeServices, type FakeServices } from './test-support/fake-services';
 
@@ -63,7 +64,7 @@ describe('serveMcpStdio', () => {
       id: 2,
       result: { structuredContent: { accepted: ['h'] } },
     });
-    expect(services.tasks.submitted[0]?.actor).toEqual({ kind: 'cli' });
+    expect(services.tasks.submitted[0]?.actor).toEqual(cliActor);
     io.stdin.end();
     await serving;
   });

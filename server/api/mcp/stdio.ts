@@ -1,10 +1,13 @@
 import type { Readable, Writable } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { cliActor, type Actor } from '../../auth';
 import { createMcpServer } from './create-mcp-server';
 import type { McpServices } from './tool-context';
 
 export interface McpStdioOptions {
   readonly services: McpServices;
+  /** Who the session acts as: a token's person (SHADOWBOX_TOKEN), else the machine's admin. */
+  readonly actor?: Actor;
   readonly stdin: Readable;
   /** Carries MCP messages only: everything else a process says goes to stderr. */
   readonly stdout: Writable;
@@ -13,7 +16,7 @@ export interface McpStdioOptions {
 }
 
 /**
- * Serves MCP on stdin/stdout as the machine's local user (`{kind:'cli'}`), until stdin ends (the
+ * Serves MCP on stdin/stdout as `actor` (default the machine's local user, `cliActor`), until stdin ends (the
  * client went away), the client closes the connection or `signal` aborts; then closes the server,
  * which aborts the calls still running.
  */
@@ -21,7 +24,7 @@ export async function serveMcpStdio(options: McpStdioOptions): Promise<void> {
   const { stdin, signal } = options;
   const server = createMcpServer({
     services: options.services,
-    actor: { kind: 'cli' },
+    actor: options.actor ?? cliActor,
     transport: 'stdio',
   });
   const transport = new StdioServerTransport(stdin, options.stdout);

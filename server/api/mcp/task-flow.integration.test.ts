@@ -5,6 +5,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { snapshotTreeWithTimes as snapshotTree } from '../../test-support/tree-snapshot';
 import type { MilestoneResult, TaskView } from '../../tasks/task-api';
+import { userIn } from '../../test-support/actors';
 import { editOf, fixtureProject, packProject } from '../../test-support/projects';
 import { call, textOf } from './test-support/clients';
 import { startRealMcpServer, type RealMcpServer } from './test-support/real-server';
@@ -85,7 +86,8 @@ beforeAll(async () => {
         { title: 'keep every test green', gates: [allTests] },
       ],
     },
-    { kind: 'cli' },
+    // The token's person: the task is theirs, so their agent token sees and drives it.
+    await userIn(server.runtime.db, 'alice'),
   ));
 }, 300_000);
 

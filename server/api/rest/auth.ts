@@ -1,4 +1,4 @@
-import { AppError } from '../../errors/app-error';
+import { requireTokenScope } from '../../auth';
 import type { Actor } from '../../tasks/task-api';
 import type { RestRuntime } from './handler';
 
@@ -8,15 +8,9 @@ export function authenticate(request: Request, runtime: RestRuntime): Promise<Ac
 }
 
 /**
- * Reviewing needs a token with the `reviewer` scope. The task service checks this too; the
- * transport refuses early so an agent token gets a clear 403 before its body is even read.
+ * Reviewing needs a token with the `reviewer` scope. The task service checks the owner's rights
+ * too; the transport refuses early so an agent token gets a clear 403 before its body is read.
  */
 export function requireReviewerScope(actor: Actor): void {
-  if (actor.kind === 'token' && !actor.scopes.includes('reviewer')) {
-    const scopes = actor.scopes.length === 0 ? 'none' : actor.scopes.join(', ');
-    throw new AppError(
-      'FORBIDDEN',
-      `reviewing a task needs a token with the "reviewer" scope (this token's scopes: ${scopes})`,
-    );
-  }
+  requireTokenScope(actor, 'reviewer');
 }

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { TaskView } from '../../tasks/task-api';
 import { handleCancelTask } from './cancel';
+import { tokenActors } from '../http/test-support/fake-auth';
 import { expectError, readJson } from './test-support/assertions';
 import { createFakeRuntime, type FakeRuntime } from './test-support/fake-runtime';
 import { auth, base } from './test-support/requests';
@@ -25,7 +26,7 @@ describe('POST /api/v1/tasks/{id}/cancel', () => {
     const view = await readJson<TaskView>(await cancel(task.id), 200);
     expect(view).toMatchObject({ id: task.id, status: 'cancelled' });
     expect(fake.tasks.cancelled).toEqual([
-      { taskId: task.id, actor: { kind: 'token', tokenId: 'tok-agent', scopes: ['agent'] } },
+      { taskId: task.id, actor: tokenActors.agent },
     ]);
   });
 

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AppError } from '../../errors/app-error';
+import { tokenActors } from '../http/test-support/fake-auth';
 import { handleCreateTask } from './create-task';
 import { expectError, readJson } from './test-support/assertions';
 import { createFakeRuntime, type FakeRuntime } from './test-support/fake-runtime';
@@ -45,7 +46,7 @@ describe('POST /api/v1/tasks with JSON', () => {
       hypothesesPerIteration: 3,
       limits: {},
     });
-    expect(record!.actor).toEqual({ kind: 'token', tokenId: 'tok-agent', scopes: ['agent'] });
+    expect(record!.actor).toEqual(tokenActors.agent);
   });
 
   it('passes ref and the budgets through', async () => {

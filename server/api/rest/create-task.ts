@@ -113,6 +113,7 @@ async function create(
     setupCommands: fields.setupCommands,
     buildCommand: fields.buildCommand,
     knownFailures: fields.knownFailures,
+    team: fields.team,
   };
   const { id } = await runtime.tasks.createTask(input, actor);
   return jsonResponse({ id }, 201, { Location: `/api/v1/tasks/${encodeURIComponent(id)}` });

@@ -5,15 +5,15 @@ import { restHandler, type TaskParams } from './handler';
 
 /** `GET /api/v1/tasks/{id}/diff` → `{"diff","sha256","flags"}`. */
 export const handleGetDiff = restHandler<TaskParams>(async (request, { runtime }, params) => {
-  await authenticate(request, runtime);
-  const { diff, sha256, flags } = await runtime.tasks.getDiff(parseTaskId(params.id));
+  const actor = await authenticate(request, runtime);
+  const { diff, sha256, flags } = await runtime.tasks.getDiff(parseTaskId(params.id), actor);
   return jsonResponse({ diff, sha256, flags });
 });
 
 /** `GET /api/v1/tasks/{id}/patch` → the stored patch bytes, their hash in `X-Content-SHA256`. */
 export const handleGetPatch = restHandler<TaskParams>(async (request, { runtime }, params) => {
-  await authenticate(request, runtime);
-  const patch = await runtime.tasks.getPatch(parseTaskId(params.id));
+  const actor = await authenticate(request, runtime);
+  const patch = await runtime.tasks.getPatch(parseTaskId(params.id), actor);
   return new Response(new Uint8Array(patch.bytes), {
     status: 200,
     headers: {

@@ -10,12 +10,12 @@ import { defaultHeartbeatMs, eventStreamResponse } from './sse';
  */
 export const handleTaskEvents = restHandler<TaskParams>(async (request, deps, params) => {
   const { tasks } = deps.runtime;
-  await authenticate(request, deps.runtime);
+  const actor = await authenticate(request, deps.runtime);
   const id = parseTaskId(params.id);
   const afterSeq = parseAfterSeq(request);
   // An unknown task is a 404 now, not an error event inside a 200 stream.
-  await tasks.getTask(id);
-  return eventStreamResponse((signal) => tasks.events(id, afterSeq, signal), {
+  await tasks.getTask(id, actor);
+  return eventStreamResponse((signal) => tasks.events(id, afterSeq, signal, actor), {
     signal: request.signal,
     heartbeatMs: deps.sseHeartbeatMs ?? defaultHeartbeatMs,
   });

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { cliActor } from '../../auth/actor';
 import type { TaskView } from '../../tasks/task-api';
 import { handleSubmitHypotheses } from './hypotheses';
 import { expectError, readJson } from './test-support/assertions';
@@ -162,7 +163,7 @@ describe('POST /api/v1/tasks/{id}/hypotheses', () => {
     });
 
     async function expectRefused(hypotheses: unknown[], message: string): Promise<void> {
-      const before = await fake.tasks.getTask(task.id);
+      const before = await fake.tasks.getTask(task.id, cliActor);
       const error = await expectError(
         await submit({ hypotheses }),
         400,
@@ -172,7 +173,7 @@ describe('POST /api/v1/tasks/{id}/hypotheses', () => {
       expect(error.message).toBe(message);
       // Refused whole: the good hypothesis next to it was not queued either.
       expect(fake.tasks.submitted).toHaveLength(0);
-      expect(await fake.tasks.getTask(task.id)).toEqual(before);
+      expect(await fake.tasks.getTask(task.id, cliActor)).toEqual(before);
     }
 
     it('refuses a hypothesis whose path has a file as its parent (calc.py/x) with 400 naming it', async () => {
@@ -202,7 +203,7 @@ describe('POST /api/v1/tasks/{id}/hypotheses', () => {
       const hypotheses = Array.from({ length: 16 }, (_, i) => ({ ...fix, name: `h${batch}-${i}` }));
       expect((await submit({ hypotheses })).status).toBe(202);
     }
-    const before = await fake.tasks.getTask(task.id);
+    const before = await fake.tasks.getTask(task.id, cliActor);
     expect(before.pendingHypotheses).toHaveLength(64);
     const error = await expectError(
       await submit({ hypotheses: [{ ...fix, name: 'one-more' }] }),
@@ -214,6 +215,6 @@ describe('POST /api/v1/tasks/{id}/hypotheses', () => {
     );
     expect(error.details).toEqual({ pending: 64, submitted: 1, cap: 64 });
     expect(fake.tasks.submitted).toHaveLength(4);
-    expect(await fake.tasks.getTask(task.id)).toEqual(before);
+    expect(await fake.tasks.getTask(task.id, cliActor)).toEqual(before);
   });
 });

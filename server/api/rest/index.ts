@@ -5,6 +5,7 @@ export { handleGetDiff, handleGetPatch } from './diff';
 export { handleTaskEvents } from './events';
 export type { RestDeps, RestHandler, RestRuntime, TaskParams } from './handler';
 export { handleSubmitHypotheses } from './hypotheses';
+export { handleReopenTask } from './reopen';
 export { handleReview } from './review';
 export { serveRoute, serveTaskRoute, type TaskRouteContext } from './route';
 export { handleGetTask, handleListTasks } from './tasks';

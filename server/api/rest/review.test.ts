@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { cliActor } from '../../auth/actor';
 import type { TaskView } from '../../tasks/task-api';
-import { tokens } from '../http/test-support/fake-auth';
+import { tokenActors, tokens } from '../http/test-support/fake-auth';
 import { handleReview } from './review';
 import { expectError, readJson } from './test-support/assertions';
 import { createFakeRuntime, type FakeRuntime } from './test-support/fake-runtime';
@@ -38,7 +39,7 @@ describe('POST /api/v1/tasks/{id}/review', () => {
       {
         taskId: task.id,
         input: { verdict: 'approve', sha256, comment: 'looks right' },
-        actor: { kind: 'token', tokenId: 'tok-reviewer', scopes: ['agent', 'reviewer'] },
+        actor: tokenActors.reviewer,
       },
     ]);
   });
@@ -50,9 +51,14 @@ describe('POST /api/v1/tasks/{id}/review', () => {
 
   it('is 403 for a token without the reviewer scope, and the service is not asked', async () => {
     const response = await review({ verdict: 'approve', sha256 }, tokens.agent);
-    await expectError(response, 403, 'FORBIDDEN', /"reviewer" scope.*agent/);
+    await expectError(
+      response,
+      403,
+      'FORBIDDEN',
+      /^this token lacks the 'reviewer' scope \(its scopes: agent\)$/,
+    );
     expect(fake.tasks.reviews).toEqual([]);
-    expect((await fake.tasks.getTask(task.id)).status).toBe('awaiting_review');
+    expect((await fake.tasks.getTask(task.id, cliActor)).status).toBe('awaiting_review');
   });
 
   it('is 403 for an agent token even before its body is read', async () => {
@@ -64,7 +70,7 @@ describe('POST /api/v1/tasks/{id}/review', () => {
     const response = await review({ verdict: 'approve', sha256: 'b'.repeat(64) });
     const error = await expectError(response, 409, 'STALE_DIFF', /diff changed/);
     expect(error.details).toEqual({ current: sha256 });
-    const view = await fake.tasks.getTask(task.id);
+    const view = await fake.tasks.getTask(task.id, cliActor);
     expect(view).toMatchObject({ status: 'awaiting_review', approvedDiffSha256: null });
   });
 

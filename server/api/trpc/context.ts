@@ -1,39 +1,50 @@
 import type { Runtime, SandboxStatus } from '../../runtime';
+import type { Accounts } from '../../auth';
 import type { Actor, TaskServiceApi } from '../../tasks/task-api';
 import { requestOrigin, type RequestOrigin } from './request-guard';
 
 /** What every procedure gets. */
 export interface Context {
   readonly tasks: TaskServiceApi;
-  /** The UI acts as the machine's user (see request-guard.ts for who may reach it). */
-  readonly actor: Actor;
+  /** The signed-in person (session cookie); null when nobody is (signedInProcedure refuses). */
+  readonly actor: Actor | null;
   readonly origin: RequestOrigin;
   /** null where the runtime has none to tell (unit tests). */
   readonly sandbox: SandboxStatus | null;
+  /** null where the runtime has none (unit tests of task procedures). */
+  readonly accounts: Accounts | null;
+  /** The worker processes (PostgreSQL deployments); empty where the runtime has none. */
+  readonly listWorkers: Runtime['listWorkers'];
 }
 
-export type ContextRuntime = Pick<Runtime, 'tasks'> & Partial<Pick<Runtime, 'sandbox'>>;
+export type ContextRuntime = Pick<Runtime, 'tasks'> &
+  Partial<Pick<Runtime, 'sandbox' | 'accounts' | 'listWorkers'>>;
 
 /** The context without a request: for tests and server-side callers (pages rendering a task). */
 export function createContextInner(options: {
   readonly runtime: ContextRuntime;
+  readonly actor: Actor | null;
   readonly origin?: RequestOrigin;
 }): Context {
   return {
     tasks: options.runtime.tasks,
-    actor: { kind: 'browser' },
+    actor: options.actor,
     origin: options.origin ?? 'ui',
     sandbox: options.runtime.sandbox ?? null,
+    accounts: options.runtime.accounts ?? null,
+    listWorkers: options.runtime.listWorkers ?? (() => Promise.resolve([])),
   };
 }
 
-/** The context of one HTTP request to `/api/trpc`. */
-export function createContext(options: {
+/** The context of one HTTP request to `/api/trpc`: the session cookie says who asks. */
+export async function createContext(options: {
   readonly req: Request;
   readonly runtime: ContextRuntime;
-}): Context {
+}): Promise<Context> {
+  const accounts = options.runtime.accounts;
   return createContextInner({
     runtime: options.runtime,
+    actor: accounts === undefined ? null : await accounts.sessionActor(options.req.headers),
     origin: requestOrigin(options.req.headers),
   });
 }

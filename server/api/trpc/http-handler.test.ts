@@ -1,6 +1,8 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { AppError } from '../../errors/app-error';
 import type { CreateTaskInput, Actor } from '../../tasks/task-api';
+import { fakeUser } from '../../test-support/actors';
+import { fakeAccounts } from '../http/test-support/fake-auth';
 import { FakeTaskService } from '../http/test-support/fake-tasks';
 import { handleTrpcRequest } from './handler';
 
@@ -21,15 +23,18 @@ class PolicyTasks extends FakeTaskService {
 }
 
 let tasks: PolicyTasks;
+/** Who the session cookie says asks (null: nobody signed in). */
+let session: Actor | null;
 const ui = { 'x-shadowbox-ui': '1' };
 
 beforeEach(() => {
   tasks = new PolicyTasks();
+  session = fakeUser('rita', 'reviewer');
 });
 
 function call(path: string, init: RequestInit = {}): Promise<Response> {
   return handleTrpcRequest(new Request(`http://127.0.0.1:3000/api/trpc/${path}`, init), () =>
-    Promise.resolve({ tasks }),
+    Promise.resolve({ tasks, accounts: fakeAccounts(session) }),
   );
 }
 
@@ -66,6 +71,16 @@ describe('/api/trpc errors', () => {
       appCode: 'NOT_FOUND',
       path: 'tasks.get',
     });
+  });
+
+  it('answers 401 to a request without a session, before the service sees it', async () => {
+    session = null;
+    const task = tasks.addTask({ status: 'iterating' });
+    const response = await mutate('tasks.cancel', { taskId: task.id });
+    expect(response.status).toBe(401);
+    const body = (await response.json()) as ErrorBody;
+    expect(body.error.data.appCode).toBe('UNAUTHENTICATED');
+    expect(tasks.cancelled).toEqual([]);
   });
 
   it('maps a policy rejection to 422 with the server message', async () => {

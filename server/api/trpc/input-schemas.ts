@@ -21,6 +21,7 @@ export const createTaskInputSchema = z.strictObject({
   setupCommands: createTaskFieldsSchema.shape.setupCommands,
   buildCommand: createTaskFieldsSchema.shape.buildCommand,
   knownFailures: createTaskFieldsSchema.shape.knownFailures,
+  team: createTaskFieldsSchema.shape.team,
 });
 
 export const submitHypothesisInputSchema = z.strictObject({

@@ -1,9 +1,16 @@
 import { createCallerFactory, router } from './trpc';
+import { listWorkers } from './routers/system/list-workers';
 import { sandboxStatus } from './routers/system/sandbox-status';
 import { tasksRouter } from './routers/tasks';
+import { accountRouter, adminRouter } from './routers/account';
 
 /** The UI's API. Components import only its type (components/trpc/router-types.ts). */
-export const appRouter = router({ tasks: tasksRouter, system: router({ sandbox: sandboxStatus }) });
+export const appRouter = router({
+  tasks: tasksRouter,
+  system: router({ sandbox: sandboxStatus, workers: listWorkers }),
+  account: accountRouter,
+  admin: adminRouter,
+});
 
 export type AppRouter = typeof appRouter;
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { fakeUser } from '../../test-support/actors';
 import { FakeTaskService } from '../http/test-support/fake-tasks';
 import { createContextInner } from './context';
 import { createCaller } from './root';
@@ -19,7 +20,10 @@ const status: SandboxStatus = {
 describe('system.sandbox', () => {
   it("reports the probe's caps, including the ones enforced only in part", async () => {
     const caller = createCaller(
-      createContextInner({ runtime: { tasks: new FakeTaskService(), sandbox: status } }),
+      createContextInner({
+        runtime: { tasks: new FakeTaskService(), sandbox: status },
+        actor: fakeUser('alice'),
+      }),
     );
     expect(await caller.system.sandbox()).toEqual(status);
   });
@@ -28,6 +32,7 @@ describe('system.sandbox', () => {
     const caller = createCaller(
       createContextInner({
         runtime: { tasks: new FakeTaskService(), sandbox: status },
+        actor: fakeUser('alice'),
         origin: 'unmarked',
       }),
     );

@@ -1,6 +1,8 @@
 import { isTrackedEnvelope, TRPCError, type TrackedEnvelope } from '@trpc/server';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isAppError } from '../../errors/app-error';
+import type { Actor } from '../../tasks/task-api';
+import { fakeUser } from '../../test-support/actors';
 import { FakeTaskService } from '../http/test-support/fake-tasks';
 import { createContextInner } from './context';
 import type { RequestOrigin } from './request-guard';
@@ -17,8 +19,11 @@ afterEach(() => {
   aborter.abort();
 });
 
-function caller(origin: RequestOrigin = 'ui') {
-  return createCaller(createContextInner({ runtime: { tasks }, origin }), {
+/** The person signed in to the page (the session cookie's). */
+const rita = fakeUser('rita', 'reviewer');
+
+function caller(origin: RequestOrigin = 'ui', actor: Actor | null = rita) {
+  return createCaller(createContextInner({ runtime: { tasks }, actor, origin }), {
     signal: aborter.signal,
   });
 }
@@ -111,7 +116,7 @@ describe('tasks router', () => {
     });
   });
 
-  it('creates a task from a Git URL as the browser', async () => {
+  it('creates a task from a Git URL as the signed-in person', async () => {
     const { id } = await caller().tasks.create({
       gitUrl: 'https://example.com/repo.git',
       ref: 'main',
@@ -121,7 +126,7 @@ describe('tasks router', () => {
     expect(tasks.created).toEqual([
       expect.objectContaining({
         id,
-        actor: { kind: 'browser' },
+        actor: rita,
         input: expect.objectContaining({
           source: { kind: 'git', url: 'https://example.com/repo.git', ref: 'main' },
           testCommand: ['python3', '-m', 'pytest', '-q'],
@@ -171,7 +176,7 @@ describe('tasks router', () => {
       hypothesis: { name: 'fix-add', edits: [{ path: 'calc.py', content: 'x = 1\n' }] },
     });
     expect(result.accepted).toEqual(['fix-add']);
-    expect(tasks.submitted[0]?.actor).toEqual({ kind: 'browser' });
+    expect(tasks.submitted[0]?.actor).toEqual(rita);
     expect(tasks.submitted[0]?.hypotheses).toEqual([
       { name: 'fix-add', edits: [{ path: 'calc.py', content: 'x = 1\n' }], delete: [] },
     ]);
@@ -192,12 +197,44 @@ describe('tasks router', () => {
     expect(view.approvedDiffSha256).toBe(current);
   });
 
-  it('cancels and rolls back as the browser', async () => {
+  it('cancels and rolls back as the signed-in person', async () => {
     const task = tasks.addTask({ status: 'iterating' });
     expect((await caller().tasks.cancel({ taskId: task.id })).status).toBe('cancelled');
     await caller().tasks.rollback({ taskId: task.id });
-    expect(tasks.cancelled).toEqual([{ taskId: task.id, actor: { kind: 'browser' } }]);
-    expect(tasks.rolledBack).toEqual([{ taskId: task.id, actor: { kind: 'browser' } }]);
+    expect(tasks.cancelled).toEqual([{ taskId: task.id, actor: rita }]);
+    expect(tasks.rolledBack).toEqual([{ taskId: task.id, actor: rita }]);
+  });
+
+  it('reopens an approved task as the signed-in person', async () => {
+    const task = tasks.addTask();
+    const sha256 = tasks.setDiff(task.id, 'diff --git a/x b/x\n');
+    await caller().tasks.review({ taskId: task.id, verdict: 'approve', sha256 });
+    const view = await caller().tasks.reopen({ taskId: task.id });
+    expect(view).toMatchObject({ status: 'awaiting_review', approvedDiffSha256: null });
+    expect(tasks.reopened).toEqual([{ taskId: task.id, actor: rita }]);
+  });
+
+  it('hands the service the signed-in person for every read', async () => {
+    const task = tasks.addTask();
+    tasks.setDiff(task.id, 'diff --git a/x b/x\n');
+    tasks.files.set(task.id, new Map([['a.txt', 'a\n']]));
+    tasks.emit(task.id, 'task.preparing');
+    await caller().tasks.list();
+    await caller().tasks.get({ taskId: task.id });
+    await caller().tasks.diff({ taskId: task.id });
+    await caller().tasks.listFiles({ taskId: task.id });
+    await caller().tasks.readFile({ taskId: task.id, path: 'a.txt' });
+    await take(await caller().tasks.events({ taskId: task.id }), 1);
+    expect(tasks.readers.map((read) => [read.method, read.actor])).toEqual([
+      ['listTasks', rita],
+      ['getTask', rita],
+      ['getDiff', rita],
+      ['listFiles', rita],
+      ['readFile', rita],
+      // The stream answers NOT_FOUND at once for a task the person may not see.
+      ['getTask', rita],
+      ['events', rita],
+    ]);
   });
 
   it('serves the diff with its hash and flags, and the workspace files', async () => {
@@ -255,6 +292,22 @@ describe('tasks router', () => {
 });
 
 describe('the browser guard', () => {
+  it('refuses every task call, streams included, to a caller who has not signed in', async () => {
+    const task = tasks.addTask();
+    expect(await refusal(caller('ui', null).tasks.list())).toBe('UNAUTHENTICATED');
+    expect(await refusal(caller('ui', null).tasks.get({ taskId: task.id }))).toBe(
+      'UNAUTHENTICATED',
+    );
+    expect(await refusal(caller('ui', null).tasks.cancel({ taskId: task.id }))).toBe(
+      'UNAUTHENTICATED',
+    );
+    expect(await refusal(caller('ui', null).tasks.events({ taskId: task.id }))).toBe(
+      'UNAUTHENTICATED',
+    );
+    expect(tasks.cancelled).toEqual([]);
+    expect(tasks.readers).toEqual([]);
+  });
+
   it('refuses calls without the UI header, except event streams', async () => {
     const task = tasks.addTask();
     expect(await refusal(caller('unmarked').tasks.get({ taskId: task.id }))).toBe('FORBIDDEN');

@@ -1,5 +1,7 @@
 import { initTRPC } from '@trpc/server';
 import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
+import type { Actor } from '../../auth';
+import { AppError } from '../../errors/app-error';
 import type { Context } from './context';
 import { describeError } from './error-shape';
 import { refuseCrossSite, requireUi } from './request-guard';
@@ -29,14 +31,28 @@ const t = initTRPC.context<Context>().create({
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
-/** Event streams: an EventSource cannot send the UI header, so only cross-site use is refused. */
-export const publicProcedure = t.procedure.use(({ ctx, next }) => {
+function signedIn(actor: Actor | null): Actor {
+  if (actor === null) throw new AppError('UNAUTHENTICATED', 'sign in first');
+  return actor;
+}
+
+/**
+ * Event streams: an EventSource cannot send the UI header, so only cross-site use is refused;
+ * the session cookie still says who asks.
+ */
+export const streamProcedure = t.procedure.use(({ ctx, next }) => {
   refuseCrossSite(ctx.origin);
-  return next();
+  return next({ ctx: { ...ctx, actor: signedIn(ctx.actor) } });
 });
 
-/** Everything else: calls made by the Shadowbox UI (see request-guard.ts). */
+/** Calls made by the Shadowbox UI (see request-guard.ts) for a signed-in person. */
 export const authedProcedure = t.procedure.use(({ ctx, next }) => {
+  requireUi(ctx.origin);
+  return next({ ctx: { ...ctx, actor: signedIn(ctx.actor) } });
+});
+
+/** Calls made by the UI before anyone signs in (the first-run set-up page). */
+export const anonymousProcedure = t.procedure.use(({ ctx, next }) => {
   requireUi(ctx.origin);
   return next();
 });

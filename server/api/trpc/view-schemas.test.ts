@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Db } from '../../db/client';
-import type { TaskView } from '../../tasks/task-api';
+import type { Actor, TaskView } from '../../tasks/task-api';
 import { loadTaskView } from '../../tasks/task-views';
 import { taskViewSchema } from './view-schemas';
 
@@ -69,6 +69,7 @@ const view: TaskView = {
   approvedDiffSha256: null,
   error: null,
   lastEventId: 12,
+  workerId: null,
   createdAt: '2026-11-02T10:00:00.000Z',
   updatedAt: '2026-11-02T10:05:00.000Z',
   fixer: 'llm',
@@ -128,6 +129,26 @@ const view: TaskView = {
   },
   reviewPartial: true,
   stillFailing: ['tests/test_calc.py::test_median'],
+  owner: 'alice',
+  team: 'core',
+  decision: {
+    verdict: 'reject',
+    by: 'rita',
+    at: '2026-11-02T10:04:00.000Z',
+    sha256: 'e'.repeat(64),
+  },
+  can: { submit: false, cancel: false, review: true, reopen: false },
+};
+
+/** A reviewer of the task's team (not its owner), who may review it now and nothing else. */
+const rita: Actor = {
+  kind: 'user',
+  person: {
+    id: 'user-rita',
+    username: 'rita',
+    role: 'reviewer',
+    teams: [{ teamId: 'team-core', role: 'reviewer' }],
+  },
 };
 
 const at = (iso: string): Date => new Date(iso);
@@ -147,6 +168,7 @@ const taskRow = {
   approvedDiffSha256: null,
   error: null,
   lastEventId: 12,
+  workerId: null,
   createdAt: at(view.createdAt),
   updatedAt: at(view.updatedAt),
   fixer: 'llm',
@@ -209,7 +231,24 @@ const taskRow = {
     })),
   })),
   hypotheses: [],
-  reviews: view.reviewComments,
+  reviews: [
+    {
+      reviewer: 'rita',
+      verdict: 'reject',
+      comment: 'Not this way.',
+      diffSha256: 'e'.repeat(64),
+      createdAt: at('2026-11-02T10:04:00.000Z'),
+    },
+    ...view.reviewComments.map((comment) => ({
+      ...comment,
+      createdAt: at('2026-11-02T10:04:30.000Z'),
+    })),
+  ],
+  ownerId: 'user-alice',
+  owner: { username: 'alice' },
+  teamId: 'team-core',
+  team: { name: 'core' },
+  cancelRequestedBy: null,
 };
 
 const planRows = view.plan.map((step) => ({
@@ -248,7 +287,7 @@ const fakeDb = {
 
 describe('taskViewSchema', () => {
   it('round-trips a full view as the services load it, unchanged', async () => {
-    const loaded = await loadTaskView(fakeDb, view.id);
+    const loaded = await loadTaskView(fakeDb, view.id, rita);
     expect(loaded).toEqual(view);
     expect(taskViewSchema.parse(loaded)).toStrictEqual(loaded);
   });

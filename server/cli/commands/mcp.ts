@@ -4,12 +4,14 @@ import { loadEnv } from '../../env';
 import { mcpServicesOf } from '../../api/mcp/services';
 import { serveMcpStdio } from '../../api/mcp/stdio';
 import { createRuntime } from '../../runtime';
+import { cliActor, type Actor } from '../../auth';
 import { exitCodes, type CliCommand, type CliIo } from '../cli-io';
 
 const help = `Usage: shadowbox mcp
 
-Serves the Model Context Protocol on stdin/stdout for a local agent (Claude Code, Codex, …), acting
-as the machine's user. Tools: shadow_run (hypotheses in shadows of a workspace of yours or of a
+Serves the Model Context Protocol on stdin/stdout for a local agent (Claude Code, Codex, …). With
+SHADOWBOX_TOKEN set to an API token it acts as that token's person (their tasks, their scopes);
+without it, as the machine's administrator (like every CLI command). Tools: shadow_run (hypotheses in shadows of a workspace of yours or of a
 task's worktree), create_task, submit_hypotheses, get_task, get_diff, milestone. None approves or
 rejects a task.
 
@@ -53,7 +55,19 @@ export const mcpCommand: CliCommand = async (args, io) => {
   const env = loadEnv(io.env, io.cwd);
   keepStdoutForProtocol();
   // One runtime, so one shadow runner: the task loop and `shadow_run` share its probe and sweep.
-  const runtime = await createRuntime(env);
+  // With PostgreSQL the workers run the tasks; an agent's MCP session only schedules them.
+  const runtime = await createRuntime(
+    env,
+    env.database.provider === 'postgresql' ? { role: 'web' } : {},
+  );
+  const token = io.env.SHADOWBOX_TOKEN;
+  let actor: Actor = cliActor;
+  try {
+    if (token !== undefined && token !== '') actor = await runtime.authenticate(`Bearer ${token}`);
+  } catch (error) {
+    await runtime.close();
+    throw error;
+  }
   const stop = new AbortController();
   const onSignal = (): void => {
     stop.abort();
@@ -63,6 +77,7 @@ export const mcpCommand: CliCommand = async (args, io) => {
   try {
     await serveMcpStdio({
       services: mcpServicesOf(runtime),
+      actor,
       stdin: io.stdin,
       stdout: writableOf(io.stdout),
       signal: stop.signal,

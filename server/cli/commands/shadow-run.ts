@@ -149,6 +149,8 @@ export const shadowRunCommand: CliCommand = async (args, io) => {
     mode,
     tmpfsUpper: values.tmpfs === true,
     sandboxReadOnlyPaths: env.sandboxReadOnlyPaths,
+    // The caller waits for this process to exit, not for the disk to forget the shadows.
+    detachedRemoval: true,
   });
   if (shadows.fallbackReason !== null)
     io.stderr.write(`shadowbox: running in-place: ${shadows.fallbackReason}\n`);

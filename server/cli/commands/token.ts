@@ -13,24 +13,27 @@ import { loadEnv } from '../../env';
 import { httpStatusOf, isAppError, type AppErrorCode } from '../../errors/app-error';
 import { exitCodes, type CliCommand, type CliIo } from '../cli-io';
 
-const help = `Usage: shadowbox token create --scopes SCOPE[,SCOPE] [--name NAME] [--json]
-       shadowbox token list [--json]
+const help = `Usage: shadowbox token create --user NAME --scopes SCOPE[,SCOPE] [--name NAME] [--json]
+       shadowbox token list [--user NAME] [--json]
        shadowbox token revoke ID [--json]
 
 Manages the API tokens that agents and reviewers send as 'Authorization: Bearer <token>'.
 Uses the database named by the environment (DATABASE_URL, else $SHADOWBOX_DATA_DIR/shadowbox.db,
 default ./data) and applies pending migrations first, so it works on a fresh machine.
 
-create  Makes a token. The token is printed ONCE, alone on its line on stdout, so
-        TOKEN=$(shadowbox token create --scopes agent) captures exactly the token; its id, name
-        and scopes go to stderr. Only its SHA-256 is stored: it cannot be shown again.
+create  Makes a token for a person (see 'shadowbox user'): it acts as them, on their tasks and
+        their teams' tasks, never beyond their role. The token is printed ONCE, alone on its
+        line on stdout, so TOKEN=$(shadowbox token create --user bob --scopes agent) captures
+        exactly the token; its id, name and scopes go to stderr. Only its SHA-256 is stored.
+          --user NAME      the person the token belongs to (required)
           --scopes SCOPES  comma-separated, or the option repeated: agent (create tasks, submit
-                           hypotheses), reviewer (approve or reject diffs)
+                           hypotheses), reviewer (approve, reject, reopen; reviewers and
+                           admins only)
           --name NAME      a label shown by 'list' (default: unnamed)
           --json           print {"id","token","name","scopes"} on stdout instead
-list    Prints every token (never the token itself): id, name, scopes, created, last used
-        (recorded at most once a minute) and status. --json: an array of
-        {"id","name","scopes","createdAt","lastUsedAt","revokedAt"} (ISO 8601 times or null).
+list    Prints every token, or one person's with --user (never the token itself): id, user,
+        name, scopes, created, last used (recorded at most once a minute) and status. --json: an
+        array of {"id","user","name","scopes","createdAt","lastUsedAt","revokedAt"}.
 revoke  Revokes the token with that id (as shown by create and list); requests bearing it are
         refused from then on. Revoking a revoked token changes nothing and succeeds.
         --json: {"id","name","scopes","createdAt","lastUsedAt","revokedAt","alreadyRevoked"}.
@@ -38,12 +41,19 @@ revoke  Revokes the token with that id (as shown by create and list); requests b
 Token creation and revocation are recorded in the audit log (actor "cli").
 With --json, a failure prints {"error":{"code","message"}} on stdout.
 
-Exit status: 0 done; 2 invalid arguments or unknown token id; 1 database failure.
+Exit status: 0 done; 2 invalid arguments, an unknown user or token id, or scopes beyond the
+user's role; 1 database failure.
 `;
 
 type Parsed =
-  | { sub: 'create'; scopes: ReturnType<typeof parseScopes>; name: string; json: boolean }
-  | { sub: 'list'; json: boolean }
+  | {
+      sub: 'create';
+      user: string;
+      scopes: ReturnType<typeof parseScopes>;
+      name: string;
+      json: boolean;
+    }
+  | { sub: 'list'; user: string | undefined; json: boolean }
   | { sub: 'revoke'; id: string; json: boolean }
   | { sub: 'help' };
 
@@ -79,6 +89,9 @@ function parse(args: readonly string[]): Parsed {
     if (values.scopes !== undefined) throw new UsageError(`--scopes is only for 'token create'`);
     if (values.name !== undefined) throw new UsageError(`--name is only for 'token create'`);
   }
+  if (sub === 'revoke' && values.user !== undefined) {
+    throw new UsageError(`--user is for 'token create' and 'token list'`);
+  }
   if (sub === 'revoke') {
     const [id, ...extra] = positionals;
     if (id === undefined || id.trim() === '') throw new UsageError('token revoke needs an ID');
@@ -88,12 +101,15 @@ function parse(args: readonly string[]): Parsed {
   if (positionals.length > 0) {
     throw new UsageError(`unexpected argument '${positionals[0] ?? ''}'`);
   }
-  if (sub === 'list') return { sub, json };
+  if (sub === 'list') return { sub, user: values.user, json };
+  if (values.user === undefined) {
+    throw new UsageError('--user is required: the person the token acts as, e.g. --user bob');
+  }
   if (values.scopes === undefined) {
     throw new UsageError('--scopes is required, e.g. --scopes agent or --scopes agent,reviewer');
   }
   const scopes = parseScopes(values.scopes.flatMap((value) => value.split(',')));
-  return { sub, scopes, name: parseTokenName(values.name), json };
+  return { sub, user: values.user, scopes, name: parseTokenName(values.name), json };
 }
 
 function parseOptions(args: readonly string[]) {
@@ -102,6 +118,7 @@ function parseOptions(args: readonly string[]) {
     allowPositionals: true,
     options: {
       scopes: { type: 'string', multiple: true },
+      user: { type: 'string' },
       name: { type: 'string' },
       json: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
@@ -112,6 +129,7 @@ function parseOptions(args: readonly string[]) {
 function infoJson(info: ApiTokenInfo) {
   return {
     id: info.id,
+    user: info.user,
     name: info.name,
     scopes: info.scopes,
     createdAt: info.createdAt.toISOString(),
@@ -138,33 +156,40 @@ function table(rows: readonly (readonly string[])[]): string {
 async function execute(db: Db, command: Exclude<Parsed, { sub: 'help' }>, io: CliIo) {
   switch (command.sub) {
     case 'create': {
-      const created = await createApiToken(db, { scopes: command.scopes, name: command.name });
+      const created = await createApiToken(db, {
+        user: command.user,
+        scopes: command.scopes,
+        name: command.name,
+      });
       if (command.json) {
         io.stdout.write(`${JSON.stringify(created)}\n`);
       } else {
         io.stdout.write(`${created.token}\n`);
         io.stderr.write(
-          `created token ${created.id} (name: ${created.name}, scopes: ${created.scopes.join(',')}); ` +
+          `created token ${created.id} for ${created.user} (name: ${created.name}, scopes: ${created.scopes.join(',')}); ` +
             'the token above is shown only once: store it now\n',
         );
       }
       return;
     }
     case 'list': {
-      const tokens = await listApiTokens(db);
+      const tokens = await listApiTokens(db, command.user === undefined ? {} : { user: command.user });
       if (command.json) {
         io.stdout.write(`${JSON.stringify(tokens.map(infoJson))}\n`);
         return;
       }
       if (tokens.length === 0) {
-        io.stderr.write("no API tokens; make one with 'shadowbox token create --scopes agent'\n");
+        io.stderr.write(
+          "no API tokens; make one with 'shadowbox token create --user NAME --scopes agent'\n",
+        );
         return;
       }
       io.stdout.write(
         table([
-          ['ID', 'NAME', 'SCOPES', 'CREATED', 'LAST USED', 'STATUS'],
+          ['ID', 'USER', 'NAME', 'SCOPES', 'CREATED', 'LAST USED', 'STATUS'],
           ...tokens.map((token) => [
             token.id,
+            token.user ?? '(nobody)',
             token.name,
             token.scopes.join(','),
             token.createdAt.toISOString(),

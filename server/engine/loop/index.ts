@@ -54,7 +54,9 @@ export {
   type ShadowPort,
   type TaskChanges,
   type TaskLoopStore,
+  type EnsuredWorkspace,
   type WorkspacePort,
+  type WorkspaceRestore,
 } from './loop-ports';
 export { baselineProblem, failingIds, remainingFailures } from './run-evidence';
 export {

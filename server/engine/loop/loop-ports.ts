@@ -256,10 +256,39 @@ export type PreparedWorkspace =
     }
   | { readonly ok: false; readonly code: string; readonly message: string };
 
+/** What `ensure` had to do to put a task's workspace on this disk; null in `restored`: nothing. */
+export interface WorkspaceRestore {
+  /** The source's repository was not on this disk and was made from the stored bundles. */
+  readonly repository: boolean;
+  /** Checkpoint bundles (and the source's own) applied to the repository. */
+  readonly bundles: number;
+  /** 'created': a fresh worktree at the checkpoint; 'reset': the worktree was at another commit. */
+  readonly worktree: 'created' | 'reset' | 'kept';
+}
+
+export interface EnsuredWorkspace {
+  readonly workspace: LoopWorkspace;
+  readonly restored: WorkspaceRestore | null;
+  /**
+   * The worktree was made here after the task's setup had run elsewhere (or before a crash), so
+   * it lacks the setup's outputs until `setupRestored`; this survives a restart.
+   */
+  readonly setupPending: boolean;
+}
+
 export interface WorkspacePort {
   /** Intake (policy-checked) and a fresh worktree; leftovers of an interrupted attempt removed. */
   prepare(task: LoopTask, events: EventSink<IntakeEvent>): Promise<PreparedWorkspace>;
   open(task: LoopTask): Promise<LoopWorkspace>;
+  /**
+   * The task's repository and worktree on this disk at its checkpoint: rebuilt from the stored
+   * bundles where this disk lacks them (another worker ran the task), moved to the checkpoint
+   * where the worktree is at an older one. `setupRan`: the task's setup ran already, so a worktree
+   * made now is `setupPending`.
+   */
+  ensure(task: LoopTask, options: { readonly setupRan: boolean }): Promise<EnsuredWorkspace>;
+  /** The setup ran again in a worktree `ensure` made: it is no longer pending. */
+  setupRestored(task: LoopTask): Promise<void>;
   /** The task's files at its newest checkpoint, for fixers. */
   repository(task: LoopTask): RepositoryView;
 }

@@ -1,5 +1,5 @@
 import { LineBatcher, SerialWriter } from './event-queue';
-import type { LoopTask, SetupRecord } from './loop-ports';
+import type { LoopTask, LoopWorkspace, SetupPort, SetupRecord, SetupRunResult } from './loop-ports';
 import { again, type StepContext, type StepOutcome } from './step-context';
 import { setupFailureReason } from './step-values';
 
@@ -68,6 +68,27 @@ export async function setUpWorkspace(step: StepContext, task: LoopTask): Promise
   const baselineCommit = step.required(task.baselineCommit, 'baseline commit');
   const workspace = await step.deps.workspaces.open(task);
   await workspace.rollbackTo(baselineCommit, { keepIgnored: false });
+  const ran = await runTaskSetup(step, task, setup, workspace);
+  if (ran === null) return step.aborted(task);
+  await step.emit({ type: 'setup.finished', ...ran.result }, { setup: ran.record });
+  if (!ran.result.ok) {
+    await workspace.rollbackTo(baselineCommit, { keepIgnored: false });
+    return step.end(task, { type: 'task.failed', reason: setupFailureReason(ran.result) });
+  }
+  await step.emit({ type: 'baseline.started', command: task.testCommand });
+  return again;
+}
+
+/**
+ * Runs the task's setup in `workspace`, its output streamed as events, and says what to record;
+ * null when the step's signal stopped it. Also what a worker runs again in a rebuilt worktree.
+ */
+export async function runTaskSetup(
+  step: StepContext,
+  task: LoopTask,
+  setup: SetupPort,
+  workspace: LoopWorkspace,
+): Promise<{ readonly result: SetupRunResult; readonly record: SetupRecord } | null> {
   const plan = await setup.plan(task, workspace);
   const writer = new SerialWriter();
   const lines = new LineBatcher(
@@ -87,7 +108,7 @@ export async function setUpWorkspace(step: StepContext, task: LoopTask): Promise
     lines.flushAll();
     await writer.drain();
   }
-  if (step.signal.aborted) return step.aborted(task);
+  if (step.signal.aborted) return null;
   const record: SetupRecord = {
     commands: plan.commands,
     detected: plan.detected,
@@ -97,11 +118,5 @@ export async function setUpWorkspace(step: StepContext, task: LoopTask): Promise
     egress: result.egress,
     env: plan.env,
   };
-  await step.emit({ type: 'setup.finished', ...result }, { setup: record });
-  if (!result.ok) {
-    await workspace.rollbackTo(baselineCommit, { keepIgnored: false });
-    return step.end(task, { type: 'task.failed', reason: setupFailureReason(result) });
-  }
-  await step.emit({ type: 'baseline.started', command: task.testCommand });
-  return again;
+  return { result, record };
 }

@@ -54,6 +54,18 @@ export type TaskEvent =
       readonly fallbackReason: string | null;
     }
   | {
+      /**
+       * The task's repository or worktree was not on this worker's disk (or was at an older
+       * checkpoint) and was rebuilt from the stored bundles at `checkpointSha`.
+       */
+      readonly type: 'workspace.restored';
+      readonly checkpointSha: string;
+      readonly worktreePath: string;
+      readonly repository: boolean;
+      readonly bundles: number;
+      readonly worktree: 'created' | 'reset' | 'kept';
+    }
+  | {
       /** Dependencies are installed once, in the worktree, with network only through the allowlist. */
       readonly type: 'setup.started';
       readonly commands: readonly (readonly string[])[];
@@ -157,6 +169,8 @@ export type TaskEvent =
     }
   | { readonly type: 'task.approved'; readonly sha256: string; readonly by: string }
   | { readonly type: 'task.rejected'; readonly sha256: string; readonly by: string }
+  /** A reviewer took an approved task back to review: the approval no longer holds. */
+  | { readonly type: 'task.reopened'; readonly sha256: string; readonly by: string }
   | { readonly type: 'task.rolled_back'; readonly to: string }
   | { readonly type: 'task.failed'; readonly reason: string }
   | { readonly type: 'task.cancelled'; readonly by: string }

@@ -66,20 +66,23 @@ export const transitions: Readonly<Partial<Record<TaskEventType, Transition>>> =
   'task.preparing': { from: ['queued'], to: 'preparing' },
   'setup.started': { from: ['preparing', 'setup'], to: 'setup' },
   'baseline.started': { from: ['preparing', 'setup', 'baseline'], to: 'baseline' },
-  // A new iteration may reopen a task under review or approved: the approval no longer holds.
+  // A new iteration may take a task under review back to work (its diff changes). An approved
+  // task takes none: only a reviewer's reopen changes it.
   'iteration.started': {
-    from: ['baseline', 'iterating', 'awaiting_hypotheses', 'awaiting_review', 'approved'],
+    from: ['baseline', 'iterating', 'awaiting_hypotheses', 'awaiting_review'],
     to: 'iterating',
   },
   'iteration.awaiting_hypotheses': { from: ['iterating'], to: 'awaiting_hypotheses' },
   'iteration.running': { from: ['iterating', 'awaiting_hypotheses'], to: 'iterating' },
   'review.ready': { from: ['iterating'], to: 'awaiting_review' },
   'task.approved': { from: ['awaiting_review'], to: 'approved' },
-  'task.rejected': { from: ['awaiting_review', 'approved'], to: 'rejected' },
+  // A reject never overrides an approval: reopen first.
+  'task.rejected': { from: ['awaiting_review'], to: 'rejected' },
+  'task.reopened': { from: ['approved'], to: 'awaiting_review' },
   'task.failed': { from: 'active', to: 'failed' },
   'task.cancelled': { from: 'active', to: 'cancelled' },
-  // Rolling back a fix under review (or approved) gives it up.
-  'task.abandoned': { from: ['awaiting_review', 'approved'], to: 'cancelled' },
+  // Rolling back a fix under review gives it up (an approved one is reopened first).
+  'task.abandoned': { from: ['awaiting_review'], to: 'cancelled' },
   'task.interrupted': { from: 'active', to: 'interrupted' },
   // Resuming after a restart keeps the status; it only has to be one that was running.
   'task.resumed': { from: 'active', to: null },

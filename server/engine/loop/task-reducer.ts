@@ -59,6 +59,7 @@ export function reduceTask(state: TaskState, event: TaskEvent): TaskState {
     case 'task.approved':
       return { ...state, status, approvedDiffSha256: event.sha256 };
     case 'task.rejected':
+    case 'task.reopened':
     case 'task.abandoned':
     case 'task.rolled_back':
       return { ...state, status, approvedDiffSha256: null };

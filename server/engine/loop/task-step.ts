@@ -4,6 +4,7 @@ import { again, done, type LoopDeps, type StepContext, type StepOutcome } from '
 import { recordBaseline } from './step-baseline';
 import { reopenAfterReview, runIteration } from './step-iterate';
 import { prepareWorkspace, setUpWorkspace } from './step-setup';
+import { ensureWorkspace } from './step-workspace';
 import type { TaskEvent } from './task-events';
 import { activeStatuses } from './task-status';
 
@@ -60,6 +61,8 @@ class TaskStep implements StepContext {
         reason: `the wall-clock budget of ${Math.round(task.maxWallClockMs / 1000)} s is spent`,
       });
     }
+    const unready = await ensureWorkspace(this, task);
+    if (unready !== null) return unready;
     switch (task.status) {
       case 'queued':
         await this.emit({ type: 'task.preparing' }, { startedAt: this.deps.clock.now() });

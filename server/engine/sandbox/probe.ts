@@ -6,6 +6,7 @@ import { detectCgroups, type CgroupSupport } from './cgroups';
 import { defaultRunLimits } from './run-limits';
 import type { SandboxPrograms } from './sandbox-command';
 import { sandboxEnv } from './sandbox-env';
+import { probeCacheKey, probePassedBefore, recordProbePass } from './probe-cache';
 import { prepareSandbox, type SandboxHost } from './sandbox-host';
 
 /** How this machine enforces one resource cap. */
@@ -113,7 +114,10 @@ function capabilitiesOf(
  * with `userxattr` inside them, loopback, bubblewrap's minimal root with no capabilities and
  * locked mounts. Must leave its lower layer untouched.
  */
-async function probeMachine(scratchRoot: string): Promise<MachineProbe | string> {
+async function probeMachine(
+  scratchRoot: string,
+  cacheDir: string | null,
+): Promise<MachineProbe | string> {
   const find = (name: keyof typeof requiredPrograms): string => {
     const found = findProgram(name);
     if (found === null) throw new ProgramMissing(`${requiredPrograms[name]} was not found`);
@@ -168,6 +172,25 @@ async function probeMachine(scratchRoot: string): Promise<MachineProbe | string>
         limits: defaultRunLimits,
       },
     );
+    const passed = {
+      programs,
+      cgroups: detection.support,
+      capabilities: capabilitiesOf(detection.support, prlimit, detection.notes),
+    };
+    // The same command on the same kernel and programs passed before: its answer stands.
+    const anonymous = (text: string): string =>
+      text.replaceAll(dir, '<probe>').replaceAll(path.basename(dir), '<probe>');
+    const key = await probeCacheKey({
+      programs,
+      cgroups: detection.support,
+      command: [sandbox.file, ...sandbox.args, ...Object.entries(sandbox.env).sort().flat()].map(
+        anonymous,
+      ),
+    });
+    if (cacheDir !== null && (await probePassedBefore(cacheDir, key))) {
+      await sandbox.cgroup?.destroy();
+      return passed;
+    }
     const result = await runProcess(sandbox.file, sandbox.args, {
       cwd: dir,
       env: sandbox.env,
@@ -188,11 +211,8 @@ async function probeMachine(scratchRoot: string): Promise<MachineProbe | string>
       (await readdir(lower)).sort().join(',') === 'dir,file' &&
       !existsSync(path.join(dir, 'host-write'));
     if (!untouched) return 'sandbox probe wrote through to the host';
-    return {
-      programs,
-      cgroups: detection.support,
-      capabilities: capabilitiesOf(detection.support, prlimit, detection.notes),
-    };
+    if (cacheDir !== null) await recordProbePass(cacheDir, key);
+    return passed;
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -212,6 +232,11 @@ export interface ProbeOptions {
   /** Host directories no sandbox may see (the data directory). */
   readonly hidden: readonly string[];
   readonly extraReadOnly?: readonly string[];
+  /**
+   * Where a passed probe is remembered for later processes (see probe-cache.ts): a directory no
+   * sandbox can see, the data directory. Without it every process probes again.
+   */
+  readonly cacheDir?: string;
 }
 
 /**
@@ -222,7 +247,7 @@ export async function probeSandbox(
   scratchRoot: string,
   options: ProbeOptions = { hidden: [] },
 ): Promise<ProbeResult> {
-  cached ??= probeMachine(scratchRoot);
+  cached ??= probeMachine(scratchRoot, options.cacheDir ?? null);
   const machine = await cached;
   if (typeof machine === 'string') return { mode: 'inplace', reason: machine };
   return {

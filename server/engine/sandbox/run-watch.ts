@@ -39,13 +39,29 @@ export interface RunWatch {
 
 const minIntervalMs = 200;
 const maxIntervalMs = 5_000;
+/**
+ * The fastest a run is assumed to fill its upper layer, sustained: beyond a burst of dirty pages
+ * (which the run's memory cap bounds) writes proceed at the disk's writeback speed, well below this.
+ */
+const assumedWriteBytesPerSec = 2 * 1024 * 1024 * 1024;
+
+/**
+ * When to measure the upper layer again: never sooner than the walk's own cost allows (≤ ~5% of a
+ * core), and no sooner than the run could fill the room left at `assumedWriteBytesPerSec`. A cargo run far below
+ * its cap is then measured every second or two instead of five times a second: each measurement
+ * is a process spawn (~10 ms of CPU), and four parallel runs on two cores paid ~2 CPU seconds for
+ * them per round.
+ */
+export function nextCheckMs(walkMs: number, usedBytes: number, capBytes: number): number {
+  const headroomMs = ((capBytes - usedBytes) / assumedWriteBytesPerSec) * 1000;
+  return Math.min(maxIntervalMs, Math.max(minIntervalMs, walkMs * 20, headroomMs));
+}
 
 /**
  * Watches a running sandbox for the caps a kernel does not end by itself: the OOM killer kills
  * one process (the run may go on without it) and a fork refused at the process cap only fails
  * that fork, so either is turned into the end of the run; the disk cap is checked by measuring the
- * upper layer. Measuring costs a walk of the upper layer, so its interval grows with the walk's
- * time (≤ ~5% of a core).
+ * upper layer, as often as `nextCheckMs` says.
  */
 export function watchRun(options: RunWatchOptions): RunWatch {
   const { limits, cgroup, measured } = options;
@@ -55,24 +71,32 @@ export function watchRun(options: RunWatchOptions): RunWatch {
   let timer: NodeJS.Timeout | undefined;
   let inFlight: Promise<void> = Promise.resolve();
 
-  const check = async (): Promise<number> => {
-    const started = performance.now();
+  let diskDueAt = 0;
+
+  /**
+   * Resolves with the delay until the next check. The control group's counters are two small
+   * reads, looked at every time; the upper layer only when `nextCheckMs` says it is due.
+   */
+  const check = async (force = false): Promise<number> => {
     if (cgroup !== null) {
       const usage = await cgroup.usage();
       if (usage.oomKills > 0) exceeded ??= 'memory';
       else if (usage.pidsCapHits > 0) exceeded ??= 'pids';
     }
-    if (exceeded === null && measured.length > 0) {
-      if ((await diskUsage(measured)) >= diskBytes) exceeded = 'disk';
+    const started = performance.now();
+    if (exceeded === null && measured.length > 0 && (force || started >= diskDueAt)) {
+      const used = await diskUsage(measured);
+      if (used >= diskBytes) exceeded = 'disk';
+      diskDueAt = started + nextCheckMs(performance.now() - started, used, diskBytes);
     }
-    return performance.now() - started;
+    const untilDisk = measured.length > 0 ? diskDueAt - performance.now() : maxIntervalMs;
+    return cgroup !== null ? minIntervalMs : Math.max(minIntervalMs, untilDisk);
   };
   const tick = (): void => {
     inFlight = check().then(
-      (ms) => {
+      (delayMs) => {
         if (exceeded !== null) options.onExceeded(exceeded);
-        else if (!stopped)
-          timer = setTimeout(tick, Math.min(maxIntervalMs, Math.max(minIntervalMs, ms * 20)));
+        else if (!stopped) timer = setTimeout(tick, delayMs);
       },
       () => {
         if (!stopped) timer = setTimeout(tick, maxIntervalMs);
@@ -86,7 +110,7 @@ export function watchRun(options: RunWatchOptions): RunWatch {
       clearTimeout(timer);
       await inFlight;
       // A run can go past a cap just before it ends (a fork bomb that gives up, an OOM kill).
-      if (exceeded === null) await check().catch(() => 0);
+      if (exceeded === null) await check(true).catch(() => 0);
       return exceeded;
     },
   };

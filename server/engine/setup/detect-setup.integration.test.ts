@@ -21,7 +21,7 @@ describe('commitSetupTree', () => {
     await writeFile(join(project, 'sub', 'go.mod'), 'module x\n');
     gitDir = join(root, 'source.git');
     await initBare(gitDir);
-    commit = await importDirectory(gitDir, project, await mkdtemp(join(tmpdir(), 'sbx-import-')));
+    commit = await importDirectory(gitDir, project);
   });
 
   afterAll(async () => {

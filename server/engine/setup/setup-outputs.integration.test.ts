@@ -51,11 +51,7 @@ describe('setup outputs stay out of every change', () => {
     source = { id: 'outputs', gitDir: sourceGitDir(layout, 'outputs') };
     await mkdir(layout.sourcesDir, { recursive: true });
     await initBare(source.gitDir);
-    baseline = await importDirectory(
-      source.gitDir,
-      project,
-      await mkdtemp(join(tmpdir(), 'sbx-import-')),
-    );
+    baseline = await importDirectory(source.gitDir, project);
     await excludeOutputs(
       source.gitDir,
       excludePatternsFor({ outputs: ['node_modules', '.venv', '.shadowbox/go', 'build'] }),

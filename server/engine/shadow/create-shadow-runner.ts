@@ -30,6 +30,11 @@ export interface ShadowRunnerOptions {
   readonly sandboxReadOnlyPaths?: readonly string[];
   /** Caps for runs whose request sets none (each field defaults to `defaultRunLimits`). */
   readonly limits?: Partial<RunLimits>;
+  /**
+   * Delete finished runs' directories in processes that outlive this one (see BackgroundRemoval):
+   * for a short-lived caller, the CLI, which should exit once it has printed its result.
+   */
+  readonly detachedRemoval?: boolean;
 }
 
 export interface ShadowRunner {
@@ -67,6 +72,8 @@ export async function createShadowRunner(options: ShadowRunnerOptions): Promise<
           // The data directory holds the database, every worktree and source repository.
           hidden: [dataDir],
           extraReadOnly: options.sandboxReadOnlyPaths ?? [],
+          // Each CLI call is a new process: a pass recorded there saves it the probe's sandbox.
+          cacheDir: dataDir,
         });
   const cgroups = probe?.mode === 'overlay' ? probe.cgroups : null;
   const kill = (runDirs: readonly string[]): Promise<number> =>
@@ -80,7 +87,7 @@ export async function createShadowRunner(options: ShadowRunnerOptions): Promise<
     notRestored: swept.flatMap((s) => s.notRestored),
   };
 
-  const removal = new BackgroundRemoval();
+  const removal = new BackgroundRemoval({ detached: options.detachedRemoval ?? false });
   let executor: HypothesisExecutor;
   let fallbackReason: string | null = null;
   if (probe === null) {

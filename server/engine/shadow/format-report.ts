@@ -19,7 +19,9 @@ export function formatReport(
         ? `signal ${h.signal ?? '?'}`
         : `exit ${h.exitCode}`;
     const counts = h.parsed ? `${h.passed} passed, ${h.failed} failed` : 'results not parsed';
-    const mark = h.name === report.winner ? '  <- winner' : '';
+    const mark =
+      (h.sameTreeAs === undefined ? '' : `  (same tree as ${h.sameTreeAs}: ran once)`) +
+      (h.name === report.winner ? '  <- winner' : '');
     lines.push(
       `  ${h.name.padEnd(nameWidth)}  ${exit.padEnd(10)} in ${seconds(h.durationMs).padStart(7)}  ${counts}  ~${h.changedLines} changed line(s)${mark}`,
     );
@@ -34,6 +36,7 @@ export function formatReport(
   if (report.winnerDiff !== null) text += report.winnerDiff;
   for (const h of hypotheses) {
     if (h.name === report.winner || (h.exitCode === 0 && h.error === null && !h.timedOut)) continue;
+    if (h.sameTreeAs !== undefined) continue; // its tail is its twin's, printed once
     text += `\n--- output of ${h.name} (tail) ---\n${h.outputTail}\n`;
   }
   return text;

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,15 +19,41 @@ export async function createRunDir(root: string): Promise<string> {
  * Deletes run directories off the critical path: a cargo hypothesis leaves hundreds of megabytes in
  * its upper layer, and its result should not wait for them. `settled()` waits for every deletion
  * started so far; a crash leaves them to the next start-up's sweep.
+ *
+ * `detached`: for a short-lived process (the CLI), each deletion is an `rm -rf` in its own session
+ * that outlives it, so the process can exit as soon as it has printed its result instead of
+ * waiting for the disk (measured: 0.1–0.4 s for four cargo uppers); `settled()` then waits only
+ * for deletions that could not be handed off. What is left when the rm dies is swept at the next
+ * start-up, as after a crash.
  */
 export class BackgroundRemoval {
   readonly #pending = new Set<Promise<void>>();
+  readonly #detached: boolean;
+
+  constructor(options: { readonly detached?: boolean } = {}) {
+    this.#detached = options.detached ?? false;
+  }
 
   remove(dir: string): void {
+    if (this.#detached) this.#handOff(dir);
+    else this.#removeHere(dir);
+  }
+
+  #removeHere(dir: string): void {
     const removal: Promise<void> = rm(dir, { recursive: true, force: true })
       .catch(() => undefined) // swept at the next start-up
       .finally(() => this.#pending.delete(removal));
     this.#pending.add(removal);
+  }
+
+  #handOff(dir: string): void {
+    // rm never follows the symbolic links a run may have left in its upper layer; `--` ends options.
+    const child = spawn('rm', ['-rf', '--one-file-system', '--', dir], {
+      detached: true,
+      stdio: 'ignore',
+    });
+    child.once('error', () => this.#removeHere(dir));
+    child.unref();
   }
 
   async settled(): Promise<void> {

@@ -24,6 +24,12 @@ export interface HypothesisOutcome {
   readonly changedLines: number;
   readonly outputTail: string;
   readonly error: string | null;
+  /**
+   * Set when this hypothesis makes the same tree as an earlier one of the run (see same-tree.ts):
+   * it did not run, and every field above but its name is that hypothesis's outcome. Absent
+   * otherwise (an optional extra of the `shadow-run --json` contract).
+   */
+  readonly sameTreeAs?: string;
 }
 
 export interface HypothesisResult extends HypothesisOutcome {

@@ -228,8 +228,9 @@ def test_listens_on_8080():
       command: ['python3', '-m', 'pytest', '-q', '-p', 'no:cacheprovider', 'test_port.py'],
       parallel: 2,
       hypotheses: [
+        // Two trees (a comment apart): identical hypotheses would run only once.
         hypothesis('first', { 'test_port.py': listenTest }),
-        hypothesis('second', { 'test_port.py': listenTest }),
+        hypothesis('second', { 'test_port.py': `${listenTest}# the second\n` }),
       ],
     });
     expect(report.hypotheses.map((h) => [h.name, h.passed, h.failed])).toEqual([
@@ -304,11 +305,54 @@ def test_listens_on_8080():
       timeoutMs: 120_000,
       hypotheses: [
         hypothesis('fix', { 'src/lib.rs': crateLib.fixed }),
-        hypothesis('fix-again', { 'src/lib.rs': crateLib.fixed }),
+        // Another tree, so that both run (identical hypotheses run once).
+        hypothesis('fix-again', { 'src/lib.rs': `${crateLib.fixed}// again\n` }),
       ],
     });
     expect(report.hypotheses.every((h) => h.outputTail.trim().endsWith('0'))).toBe(true);
     expect(await snapshotTreeWithTimes(crate)).toEqual(before);
+  });
+});
+
+describe('shadowRun with identical hypotheses (overlay mode)', () => {
+  it("runs the command once per tree; the duplicate shares its twin's outcome and says so", async () => {
+    const runner = await createShadowRunner({
+      dataDir: await mkdtemp(path.join(os.tmpdir(), 'sbx-data-')),
+      mode: 'overlay',
+    });
+    const project = await writeProject('sbx-same-', pytestFiles);
+    const ran: string[] = [];
+    const report = await runner.run(
+      {
+        workspace: project,
+        // A token no two runs share: a duplicate that ran would print another.
+        command: ['sh', '-c', 'echo "token $(od -An -N8 -tx8 /dev/urandom | tr -d " ")"'],
+        parallel: 3,
+        hypotheses: [
+          hypothesis('fix-1', { 'calc.py': pytestCalc.wrong }),
+          hypothesis('fix-2', { 'calc.py': pytestCalc.fixed }),
+          // The same tree as fix-2: the same edit, and a rewrite of a file as it already is.
+          hypothesis('fix-3', {
+            'test_calc.py': pytestFiles['test_calc.py'],
+            'calc.py': pytestCalc.fixed,
+          }),
+        ],
+      },
+      {
+        emit: (event) => {
+          if (event.type === 'hypothesis.output' && !ran.includes(event.name)) ran.push(event.name);
+        },
+      },
+    );
+    await runner.settled();
+    expect(ran.sort()).toEqual(['fix-1', 'fix-2']);
+    const token = (name: string): string =>
+      /token ([0-9a-f]{16})/.exec(byName(report, name).outputTail)?.[1] ?? 'none';
+    expect(byName(report, 'fix-3').sameTreeAs).toBe('fix-2');
+    expect(token('fix-3')).toBe(token('fix-2'));
+    expect(token('fix-1')).not.toBe(token('fix-2'));
+    expect(byName(report, 'fix-1').sameTreeAs).toBeUndefined();
+    expect(byName(report, 'fix-2').sameTreeAs).toBeUndefined();
   });
 });
 

@@ -47,7 +47,12 @@ describe('shadowRun', () => {
 
   it('bounds parallel runs, and runs an executor that is not parallel-safe one at a time', async () => {
     const workspace = await project();
-    const many = Array.from({ length: 6 }, (_, i) => ({ name: `h${i}`, edits: [], delete: [] }));
+    // Distinct trees: identical ones would run once (see 'identical hypotheses' below).
+    const many = Array.from({ length: 6 }, (_, i) => ({
+      name: `h${i}`,
+      edits: [{ path: 'README.md', content: `variant ${i}\n` }],
+      delete: [],
+    }));
     const slow = Object.fromEntries(
       many.map((h) => [h.name, { delayMs: 30, output: cargoSummary(1, 0) }]),
     );
@@ -298,4 +303,85 @@ describe('shadowRun with a hypothesis the workspace rules out', () => {
       );
     },
   );
+});
+
+describe('shadowRun with identical hypotheses', () => {
+  const same = { path: 'src/lib.rs', content: 'a + b\n' };
+  const hypotheses = [
+    { name: 'fix-1', edits: [{ path: 'src/lib.rs', content: 'a * b\n' }], delete: [] },
+    { name: 'fix-2', edits: [same], delete: [] },
+    // The same tree as fix-2: another order, and a no-op rewrite of a file as it is.
+    {
+      name: 'fix-3',
+      edits: [{ path: 'README.md', content: 'hi\n' }, same],
+      delete: [],
+    },
+    { name: 'fix-4', edits: [same], delete: [] },
+    // A rewrite of a file as it is changes nothing: the same tree as the baseline.
+    { name: 'noop', edits: [{ path: 'README.md', content: 'hi\n' }], delete: [] },
+    { name: 'baseline', edits: [], delete: [] },
+  ];
+  const scripted = {
+    'fix-1': { output: cargoSummary(0, 2), exitCode: 101 },
+    'fix-2': { output: cargoSummary(2, 0), delayMs: 20 },
+    noop: { output: cargoSummary(1, 1), exitCode: 101 },
+  };
+
+  it('runs each tree once, and the others share its outcome and say so', async () => {
+    const workspace = await project();
+    const executor = fakeExecutor(scripted);
+    const report = await shadowRun(request(workspace, { hypotheses }), { executor });
+    expect(executor.requests.map((r) => r.hypothesis.name).sort()).toEqual([
+      'fix-1',
+      'fix-2',
+      'noop',
+    ]);
+    const byName = new Map(report.hypotheses.map((h) => [h.name, h]));
+    expect(byName.get('fix-3')).toMatchObject({ sameTreeAs: 'fix-2', passed: 2, exitCode: 0 });
+    expect(byName.get('fix-4')).toMatchObject({ sameTreeAs: 'fix-2', passed: 2 });
+    expect(byName.get('baseline')).toMatchObject({ sameTreeAs: 'noop', failed: 1 });
+    expect(byName.get('fix-2')?.sameTreeAs).toBeUndefined();
+    expect(Object.keys(byName.get('fix-1') ?? {})).not.toContain('sameTreeAs');
+    // Ranked one by one: the first of a tree wins the tie (the given order).
+    expect(report.winner).toBe('fix-2');
+    expect(report.hypotheses.map((h) => h.name)).toEqual([
+      'fix-2',
+      'fix-3',
+      'fix-4',
+      'noop',
+      'baseline',
+      'fix-1',
+    ]);
+    expect(report.hypotheses.map((h) => h.rank)).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+
+  it('starts and finishes every hypothesis in its events, a shared one after its twin', async () => {
+    const workspace = await project();
+    const events: ShadowEvent[] = [];
+    await shadowRun(request(workspace, { hypotheses }), {
+      executor: fakeExecutor(scripted),
+      events: { emit: (e) => events.push(e) },
+    });
+    const finished = events.flatMap((e) =>
+      e.type === 'hypothesis.finished' ? [e.result.name] : [],
+    );
+    const started = events.flatMap((e) => (e.type === 'hypothesis.started' ? [e.name] : []));
+    expect([...finished].sort()).toEqual(hypotheses.map((h) => h.name).sort());
+    expect([...started].sort()).toEqual(hypotheses.map((h) => h.name).sort());
+    expect(finished.indexOf('fix-3')).toBeGreaterThan(finished.indexOf('fix-2'));
+    const output = new Set(events.flatMap((e) => (e.type === 'hypothesis.output' ? [e.name] : [])));
+    expect([...output].sort()).toEqual(['fix-1', 'fix-2', 'noop']);
+  });
+
+  it('demotes a shared hypothesis by its own name, and fails it with its twin', async () => {
+    const workspace = await project();
+    const demote = new Map([['fix-2', 'it edits tests']]);
+    const report = await shadowRun(request(workspace, { hypotheses, demote }), {
+      executor: fakeExecutor({ ...scripted, noop: { throws: new Error('disk full') } }),
+    });
+    expect(report.winner).toBe('fix-3');
+    const baseline = report.hypotheses.find((h) => h.name === 'baseline');
+    expect(baseline?.error).toContain('disk full');
+    expect(baseline?.sameTreeAs).toBe('noop');
+  });
 });

@@ -17,6 +17,7 @@ import type { PreparedHypothesis } from './hypothesis';
 import { hypothesisErrorText, prepareHypotheses } from './prepare-hypotheses';
 import { buildStepFailed, withBuildStep } from './build-step';
 import { disqualification, rank } from './rank';
+import { sameTreeAs, treeKey } from './same-tree';
 import { compareTests } from './test-delta';
 import type { ShadowEvent } from './shadow-events';
 import { validateRequest, type ShadowRunRequest } from './shadow-request';
@@ -199,15 +200,35 @@ export async function shadowRun(
     events.emit({ type: 'hypothesis.finished', result: outcome });
     return { ...outcome, index: r.index };
   });
-  // allSettled: a fault in one run must not leave the others running unobserved.
-  const settled = await Promise.allSettled(
-    prepared.map((hypothesis) =>
-      limit(async () => {
+  // A hypothesis whose tree an earlier one makes runs once, as that one: it takes that outcome
+  // under its own name, and is started and finished (events) when that one finishes.
+  const twins = sameTreeAs(prepared.map((h) => ({ name: h.name, key: treeKey(h.changes) })));
+  const runs = new Map<string, Promise<HypothesisOutcome>>();
+  const outcomeOf = (hypothesis: PreparedHypothesis, i: number): Promise<HypothesisOutcome> => {
+    const twin = twins[i] ?? null;
+    const earlier = twin === null ? undefined : runs.get(twin);
+    if (twin === null || earlier === undefined) {
+      const run = limit(async () => {
         const outcome = await runOne(hypothesis);
         events.emit({ type: 'hypothesis.finished', result: outcome });
-        return { ...outcome, index: hypothesis.index };
-      }),
-    ),
+        return outcome;
+      });
+      runs.set(hypothesis.name, run);
+      return run;
+    }
+    return earlier.then((shared) => {
+      const outcome = { ...shared, name: hypothesis.name, sameTreeAs: twin };
+      events.emit({ type: 'hypothesis.started', name: hypothesis.name });
+      events.emit({ type: 'hypothesis.finished', result: outcome });
+      return outcome;
+    });
+  };
+  // allSettled: a fault in one run must not leave the others running unobserved.
+  const settled = await Promise.allSettled(
+    prepared.map(async (hypothesis, i) => ({
+      ...(await outcomeOf(hypothesis, i)),
+      index: hypothesis.index,
+    })),
   );
   const outcomes = [
     ...settled.map((result) => {

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GitUrlPolicy } from '../intake/git-url-policy';
 import {
@@ -64,6 +65,14 @@ describe('a Git source served by git http-backend becomes a bare repo with task 
     });
     expect(await readFile(join(task.path, 'src', 'lib.js'), 'utf8')).toBe(lib);
     expect(await task.head()).toBe(created.commit);
+    // The clone keeps the pack it fetched: no object is left loose.
+    const counts = await execa('git', [
+      `--git-dir=${created.source.gitDir}`,
+      'count-objects',
+      '-v',
+    ]);
+    expect(counts.stdout).toMatch(/^count: 0$/m);
+    expect(counts.stdout).not.toMatch(/^in-pack: 0$/m);
     await task.remove();
   });
 

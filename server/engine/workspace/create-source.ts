@@ -49,7 +49,7 @@ export async function createSourceFromArchive(
     if (!extracted.ok) return extracted;
     const gitDir = join(scratch, 'repo.git');
     await initBare(gitDir);
-    const commit = await importDirectory(gitDir, tree, scratch);
+    const commit = await importDirectory(gitDir, tree);
     await rm(tree, { recursive: true, force: true });
     return {
       ok: true,

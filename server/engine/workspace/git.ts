@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import { execa } from 'execa';
 import { AppError } from '../../errors/app-error';
 
@@ -16,7 +17,8 @@ export interface GitRun {
   readonly config?: readonly string[];
   readonly env?: Readonly<Record<string, string>>;
   readonly cwd?: string;
-  readonly input?: string | Buffer;
+  /** Standard input; a stream for what should not sit in memory whole (an import's file contents). */
+  readonly input?: string | Buffer | Readable;
   readonly timeoutMs?: number;
   readonly signal?: AbortSignal;
   readonly onStderr?: (chunk: string) => void;

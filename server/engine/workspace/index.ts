@@ -1,6 +1,9 @@
 // The workspace folder's front door: what code outside the engine may import from it.
+export { bundleChain, type BundleHead, type BundleStore, type StoredBundle } from './bundle-store';
 export { createSourceFromArchive } from './create-source';
 export { pruneStaleWorktrees } from './prune-worktrees';
+export { keepBundle, restoreSource } from './source-bundles';
+export { importDirectory, initBare, type SourceRepo } from './source-repo';
 export { TaskWorktree } from './task-worktree';
 export { listTreeFiles, readTreeFile } from './tree-files';
 export {
@@ -9,3 +12,4 @@ export {
   worktreePath,
   type WorkspaceLayout,
 } from './workspace-layout';
+export { trashEmptied } from './worktree-trash';

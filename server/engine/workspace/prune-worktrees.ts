@@ -2,18 +2,21 @@ import { readdir, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { git, gitText } from './git';
 import { withRepoLock } from './repo-lock';
+import { sweepTrash } from './worktree-trash';
 import { taskRef, type WorkspaceLayout } from './workspace-layout';
 
 /**
  * Start-up cleanup after a crash: removes every worktree whose task is not in `keep` (checkout,
  * registration and task ref), prunes registrations whose directory vanished, and deletes
- * directories under the worktrees folder that no source knows, and half-built source scratch
- * directories. Returns the removed task ids.
+ * directories under the worktrees folder that no source knows, half-built source scratch
+ * directories, and the trash of removed worktrees whose deletion a crash cut short. Returns the
+ * removed task ids.
  */
 export async function pruneStaleWorktrees(
   layout: WorkspaceLayout,
   keep: ReadonlySet<string>,
 ): Promise<string[]> {
+  await sweepTrash(layout);
   const removed: string[] = [];
   const registered = new Set<string>();
   const sources = await readdir(layout.sourcesDir).catch(() => [] as string[]);

@@ -2,6 +2,8 @@ import { lstat, mkdir, mkdtemp, readdir, readlink, rename, rm, writeFile } from 
 import { join } from 'node:path';
 import { AppError } from '../../errors/app-error';
 import { git, gitText } from './git';
+import { importStream, type ImportEntry } from './import-stream';
+import { ensureTopDir } from './top-dir';
 import { assertWorkspaceId, sourceGitDir, type WorkspaceLayout } from './workspace-layout';
 
 /** A server-owned bare repository holding one source (a clone or an imported archive). */
@@ -23,7 +25,8 @@ export async function neutralizeAttributes(gitDir: string): Promise<void> {
 /** A fresh temporary directory inside the sources directory, for building one source. */
 export async function makeScratch(layout: WorkspaceLayout, sourceId: string): Promise<string> {
   assertWorkspaceId('source', sourceId);
-  await mkdir(layout.sourcesDir, { recursive: true });
+  // Its extracted tree lands among no inodes freed a moment ago (see top-dir.ts).
+  await ensureTopDir(layout.sourcesDir);
   return mkdtemp(join(layout.sourcesDir, `.${sourceId}.tmp-`));
 }
 
@@ -53,86 +56,58 @@ export async function publishSource(
   return { id: sourceId, gitDir };
 }
 
-export const importIdentity = {
-  GIT_AUTHOR_NAME: 'Shadowbox Import',
-  GIT_AUTHOR_EMAIL: 'import@shadowbox.invalid',
-  GIT_AUTHOR_DATE: '2000-01-01T00:00:00+0000',
-  GIT_COMMITTER_NAME: 'Shadowbox Import',
-  GIT_COMMITTER_EMAIL: 'import@shadowbox.invalid',
-  GIT_COMMITTER_DATE: '2000-01-01T00:00:00+0000',
-};
-
-interface ImportEntry {
-  readonly path: string;
-  readonly mode: '100644' | '100755' | '120000';
-  /** What git hashes: the file itself, or for a link a scratch file holding its target. */
-  readonly content: string;
-}
-
 /**
- * The regular files and links of an extracted archive, sorted by path. git stores a link as a blob
- * of its target; hashing the link's own path would follow it, so its target (read with readlink,
- * never followed) is copied into a server-owned scratch file that is hashed instead.
+ * The regular files and links of an extracted archive. A link's blob is its target, read with
+ * readlink (never followed).
  */
-async function importEntries(dir: string, linkTargets: string): Promise<ImportEntry[]> {
+async function importEntries(dir: string): Promise<ImportEntry[]> {
   const found: ImportEntry[] = [];
   for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
     if (entry.isDirectory()) continue;
     const absolute = join(entry.parentPath, entry.name);
     const path = absolute.slice(dir.length + 1);
     if (entry.isSymbolicLink()) {
-      const content = join(linkTargets, String(found.length));
-      await writeFile(content, await readlink(absolute, { encoding: 'buffer' }), { flag: 'wx' });
-      found.push({ path, mode: '120000', content });
+      found.push({
+        path,
+        mode: '120000',
+        target: await readlink(absolute, { encoding: 'buffer' }),
+      });
     } else if (entry.isFile()) {
       const executable = ((await lstat(absolute)).mode & 0o111) !== 0;
-      found.push({ path, mode: executable ? '100755' : '100644', content: absolute });
+      found.push({ path, mode: executable ? '100755' : '100644', file: absolute });
     } else {
       throw new AppError('INTERNAL', `not a regular file or link after intake: ${absolute}`);
     }
   }
-  return found.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return found;
 }
 
 /**
- * Records an extracted archive as the single "import" commit on `main`, links as links (120000).
- * Blobs are hashed with `--no-filters` and entered with `update-index`, so no attribute or ignore
- * rule of the archive changes a byte or drops a file, and the fixed identity and date make the
- * commit id a function of the content alone.
+ * Git options of the import. Its objects go into one pack: 5,000 loose objects cost as many files
+ * to write (and, on this kind of disk, about a millisecond each to create), every later checkout
+ * reads them one file at a time, and `gc.auto=0` means nothing would ever pack them.
+ * fast-import would still unpack an import of fewer than 100 objects (`fastimport.unpackLimit`);
+ * zlib's fastest level is what git uses for loose objects (`core.loosecompression`), and deltas
+ * are not searched (`--depth=0`): an import is one commit of distinct files, where they save
+ * little and cost a third of the time (measured: docs/benchmarks.md).
  */
-export async function importDirectory(
-  gitDir: string,
-  dir: string,
-  scratch: string,
-): Promise<string> {
-  const linkTargets = join(scratch, 'link-targets');
-  await mkdir(linkTargets);
-  const entries = await importEntries(dir, linkTargets);
-  const index = { GIT_INDEX_FILE: join(scratch, 'import.index') };
-  if (entries.length > 0) {
-    const hashes = (
-      await gitText({
-        gitDir,
-        args: ['hash-object', '-w', '--no-filters', '--stdin-paths'],
-        input: entries.map((entry) => entry.content).join('\n') + '\n',
-      })
-    ).split('\n');
-    const info = entries.map((entry, i) => `${entry.mode} ${hashes[i] ?? ''}\t${entry.path}\0`);
-    await git({
-      gitDir,
-      env: index,
-      args: ['update-index', '-z', '--add', '--index-info'],
-      input: info.join(''),
-    });
-  }
-  const tree = await gitText({ gitDir, env: index, args: ['write-tree'] });
-  const commit = await gitText({
+const importConfig = ['fastimport.unpackLimit=0', 'pack.compression=1'];
+
+/**
+ * Records an extracted archive as the single "import" commit on `main`, links as links (120000),
+ * in one `git fast-import` that writes every blob, tree and the commit into one pack. Contents go
+ * in as bytes: no attribute or ignore rule of the archive can change a byte or drop a file, and the
+ * fixed identity and date make the commit id a function of the content alone (the same id
+ * `hash-object --no-filters` + `commit-tree` give).
+ */
+export async function importDirectory(gitDir: string, dir: string): Promise<string> {
+  const entries = await importEntries(dir);
+  await git({
     gitDir,
-    env: importIdentity,
-    args: ['commit-tree', tree],
-    input: 'Import archive\n',
+    config: importConfig,
+    args: ['fast-import', '--quiet', '--done', '--depth=0'],
+    input: importStream('refs/heads/main', entries),
   });
-  await git({ gitDir, args: ['update-ref', 'refs/heads/main', commit] });
   await git({ gitDir, args: ['symbolic-ref', 'HEAD', 'refs/heads/main'] });
-  return commit;
+  return gitText({ gitDir, args: ['rev-parse', '--verify', 'refs/heads/main^{commit}'] });
 }

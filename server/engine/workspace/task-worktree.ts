@@ -1,8 +1,10 @@
-import { lstat, readFile, rm } from 'node:fs/promises';
+import { lstat, readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { AppError } from '../../errors/app-error';
 import { git, gitText } from './git';
 import { withRepoLock } from './repo-lock';
+import { ensureTopDir } from './top-dir';
+import { moveToTrash } from './worktree-trash';
 import { diffCommits, diffWorkTree } from './worktree-diff';
 import type { SourceRepo } from './source-repo';
 import {
@@ -36,6 +38,7 @@ export class TaskWorktree {
     readonly path: string,
     private readonly source: SourceRepo,
     private readonly adminDir: string,
+    private readonly layout: WorkspaceLayout,
   ) {}
 
   static async create(options: {
@@ -57,6 +60,8 @@ export class TaskWorktree {
       throw new AppError('CONFLICT', `a worktree for task ${taskId} already exists`);
     }
     const adminDir = join(source.gitDir, 'worktrees', basename(path));
+    // Each checkout in a block group of its own, away from the files of removed ones (top-dir.ts).
+    await ensureTopDir(layout.worktreesDir);
     await withRepoLock(source.gitDir, async () => {
       await git({
         gitDir: source.gitDir,
@@ -68,7 +73,7 @@ export class TaskWorktree {
     if (recorded !== join(path, '.git')) {
       throw new AppError('INTERNAL', `worktree admin dir mismatch for task ${taskId}`);
     }
-    return new TaskWorktree(taskId, path, source, adminDir);
+    return new TaskWorktree(taskId, path, source, adminDir, layout);
   }
 
   /** Re-attaches to an existing worktree (e.g. after a restart), trusting only server-owned files. */
@@ -84,7 +89,7 @@ export class TaskWorktree {
     if (recorded.trim() !== join(path, '.git')) {
       throw new AppError('NOT_FOUND', `no worktree for task ${options.taskId}`);
     }
-    return new TaskWorktree(options.taskId, path, options.source, adminDir);
+    return new TaskWorktree(options.taskId, path, options.source, adminDir, options.layout);
   }
 
   private run(args: readonly string[], env?: Record<string, string>, input?: string) {
@@ -182,12 +187,14 @@ export class TaskWorktree {
 
   /**
    * Removes the checkout and its registration; the commits stay in the source's object store.
-   * Deletes the directory itself rather than asking `git worktree remove`, which refuses when the
-   * task has replaced the worktree's `.git` file, and then lets git drop the dangling registration.
+   * Moves the directory into the trash rather than asking `git worktree remove`, which refuses when
+   * the task has replaced the worktree's `.git` file and deletes file by file before it returns;
+   * then lets git drop the registration whose directory is gone. Resolves once the path is free;
+   * the files are deleted in the background (worktree-trash.ts).
    */
   remove(): Promise<void> {
     return withRepoLock(this.source.gitDir, async () => {
-      await rm(this.path, { recursive: true, force: true });
+      await moveToTrash(this.layout, this.path);
       await git({ gitDir: this.source.gitDir, args: ['worktree', 'prune', '--expire=now'] });
       await git({ gitDir: this.source.gitDir, args: ['update-ref', '-d', taskRef(this.taskId)] });
     });

@@ -5,12 +5,19 @@ import { AppError } from '../../errors/app-error';
 export interface WorkspaceLayout {
   readonly sourcesDir: string;
   readonly worktreesDir: string;
+  /** Removed worktrees waiting to be deleted (see worktree-trash.ts); beside worktreesDir, so a
+   * rename moves one there. */
+  readonly trashDir: string;
 }
 
 export function workspaceLayout(dataDir: string): WorkspaceLayout {
   // Absolute, so no path handed to git can ever be read as an option.
   const root = resolve(dataDir);
-  return { sourcesDir: join(root, 'sources'), worktreesDir: join(root, 'worktrees') };
+  return {
+    sourcesDir: join(root, 'sources'),
+    worktreesDir: join(root, 'worktrees'),
+    trashDir: join(root, 'trash', 'worktrees'),
+  };
 }
 
 const idPattern = /^[a-z0-9][a-z0-9-]{0,63}$/;

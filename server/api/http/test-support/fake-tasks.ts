@@ -1,6 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { readFile, rm } from 'node:fs/promises';
+import { actorLabel, personOf } from '../../../auth/actor';
 import type { StoredEvent } from '../../../db/event-store';
+import { activeStatuses } from '../../../engine/lifecycle';
 import { AppError } from '../../../errors/app-error';
 import type { DiffFlags } from '../../../engine/review/diff-flags';
 import type { Hypothesis } from '../../../engine/shadow/hypothesis';
@@ -61,6 +63,10 @@ export class FakeTaskService implements TaskServiceApi {
   readonly reviews: { taskId: string; input: ReviewInput; actor: Actor }[] = [];
   readonly cancelled: { taskId: string; actor: Actor }[] = [];
   readonly rolledBack: { taskId: string; actor: Actor }[] = [];
+  readonly reopened: { taskId: string; actor: Actor }[] = [];
+  /** Who asked, for every read (getTask, listTasks, getDiff, getPatch, listFiles, readFile,
+   * taskChanges, events): a transport must hand the service its caller. */
+  readonly readers: { method: string; taskId: string | null; actor: Actor }[] = [];
   /** What `listFiles`/`readFile` answer, per task. */
   readonly files = new Map<string, Map<string, string>>();
   readonly listCalls: ({ readonly limit?: number } | undefined)[] = [];
@@ -91,6 +97,7 @@ export class FakeTaskService implements TaskServiceApi {
       approvedDiffSha256: null,
       error: null,
       lastEventId: 0,
+      workerId: null,
       createdAt: now,
       updatedAt: now,
       fixer: 'external',
@@ -105,10 +112,21 @@ export class FakeTaskService implements TaskServiceApi {
       setup: null,
       reviewPartial: false,
       stillFailing: [],
+      owner: null,
+      team: null,
+      decision: null,
+      can: actionsFor(overrides.status ?? 'queued'),
       ...overrides,
     };
     this.tasks.set(id, { view, diff: null, events: [] });
     return view;
+  }
+
+  /** Updates a task's view; `can` follows its status unless given. */
+  private update(task: FakeTask, patch: Partial<TaskView>): TaskView {
+    const status = patch.status ?? task.view.status;
+    task.view = { ...task.view, can: actionsFor(status), ...patch };
+    return task.view;
   }
 
   /** Stores a diff for review; returns its SHA-256. */
@@ -116,7 +134,7 @@ export class FakeTaskService implements TaskServiceApi {
     const task = this.require(taskId);
     const sha256 = createHash('sha256').update(diff).digest('hex');
     task.diff = diff;
-    task.view = { ...task.view, status: 'awaiting_review', diffSha256: sha256 };
+    this.update(task, { status: 'awaiting_review', diffSha256: sha256 });
     return sha256;
   }
 
@@ -130,7 +148,7 @@ export class FakeTaskService implements TaskServiceApi {
       createdAt: new Date(this.now()),
     };
     task.events.push(event);
-    task.view = { ...task.view, lastEventId: event.seq };
+    this.update(task, { lastEventId: event.seq });
     for (const listener of [...this.listeners]) listener();
     return event;
   }
@@ -170,6 +188,8 @@ export class FakeTaskService implements TaskServiceApi {
       setupCommands: input.setupCommands ?? null,
       buildCommand: input.buildCommand ?? null,
       knownFailures: input.knownFailures ?? [],
+      owner: personOf(actor)?.username ?? null,
+      team: input.team ?? null,
     });
     this.created.push({ id: view.id, input, actor, archiveBytes });
     return { id: view.id };
@@ -208,16 +228,18 @@ export class FakeTaskService implements TaskServiceApi {
     const pending = task.view.pendingHypotheses.length;
     const full = inboxFullError(taskId, pending, names.length, this.maxPendingHypotheses);
     if (full !== null) throw full;
-    task.view = { ...task.view, pendingHypotheses: [...taken] };
+    this.update(task, { pendingHypotheses: [...taken] });
     this.submitted.push({ taskId, hypotheses, actor });
     return { accepted: names };
   }
 
-  getTask(taskId: string): Promise<TaskView> {
+  getTask(taskId: string, actor: Actor): Promise<TaskView> {
+    this.readers.push({ method: 'getTask', taskId, actor });
     return Promise.resolve(this.require(taskId).view);
   }
 
-  listTasks(options?: { readonly limit?: number }): Promise<readonly TaskSummary[]> {
+  listTasks(actor: Actor, options?: { readonly limit?: number }): Promise<readonly TaskSummary[]> {
+    this.readers.push({ method: 'listTasks', taskId: null, actor });
     this.listCalls.push(options);
     const summaries = [...this.tasks.values()].map(({ view }) => ({
       id: view.id,
@@ -226,11 +248,18 @@ export class FakeTaskService implements TaskServiceApi {
       createdAt: view.createdAt,
       updatedAt: view.updatedAt,
       lastEventId: view.lastEventId,
+      owner: view.owner,
+      workerId: view.workerId,
     }));
     return Promise.resolve(summaries.slice(0, options?.limit ?? 50));
   }
 
-  getDiff(taskId: string): Promise<DiffView> {
+  getDiff(taskId: string, actor: Actor): Promise<DiffView> {
+    this.readers.push({ method: 'getDiff', taskId, actor });
+    return this.diffOf(taskId);
+  }
+
+  private diffOf(taskId: string): Promise<DiffView> {
     const task = this.require(taskId);
     if (task.diff === null || task.view.diffSha256 === null) {
       return Promise.reject(new AppError('INVALID_STATE', `task ${taskId} has no diff yet`));
@@ -242,8 +271,9 @@ export class FakeTaskService implements TaskServiceApi {
     });
   }
 
-  async getPatch(taskId: string): Promise<PatchDownload> {
-    const { diff, sha256 } = await this.getDiff(taskId);
+  async getPatch(taskId: string, actor: Actor): Promise<PatchDownload> {
+    this.readers.push({ method: 'getPatch', taskId, actor });
+    const { diff, sha256 } = await this.diffOf(taskId);
     return {
       bytes: Buffer.from(diff, 'utf8'),
       sha256,
@@ -256,6 +286,11 @@ export class FakeTaskService implements TaskServiceApi {
     if (task.view.diffSha256 === null) {
       return Promise.reject(new AppError('INVALID_STATE', `task ${taskId} has no diff to review`));
     }
+    if (task.view.status !== 'awaiting_review') {
+      return Promise.reject(
+        new AppError('INVALID_STATE', `task ${taskId} is ${task.view.status}, not awaiting review`),
+      );
+    }
     if (input.sha256 !== task.view.diffSha256) {
       return Promise.reject(
         new AppError('STALE_DIFF', 'the diff changed since it was shown; review the current one', {
@@ -264,28 +299,50 @@ export class FakeTaskService implements TaskServiceApi {
       );
     }
     this.reviews.push({ taskId, input, actor });
-    task.view =
-      input.verdict === 'approve'
-        ? { ...task.view, status: 'approved', approvedDiffSha256: input.sha256 }
-        : { ...task.view, status: 'rejected' };
-    return Promise.resolve(task.view);
+    const decision = {
+      verdict: input.verdict,
+      by: actorLabel(actor),
+      at: this.now(),
+      sha256: input.sha256,
+    };
+    return Promise.resolve(
+      this.update(
+        task,
+        input.verdict === 'approve'
+          ? { status: 'approved', approvedDiffSha256: input.sha256, decision }
+          : { status: 'rejected', decision },
+      ),
+    );
+  }
+
+  /** Only an approved task is reopened: back to review, its approval dropped. */
+  reopen(taskId: string, actor: Actor): Promise<TaskView> {
+    const task = this.require(taskId);
+    if (task.view.status !== 'approved') {
+      return Promise.reject(
+        new AppError('INVALID_STATE', `task ${taskId} is ${task.view.status}, not approved`),
+      );
+    }
+    this.reopened.push({ taskId, actor });
+    return Promise.resolve(
+      this.update(task, { status: 'awaiting_review', approvedDiffSha256: null }),
+    );
   }
 
   cancel(taskId: string, actor: Actor): Promise<TaskView> {
     const task = this.require(taskId);
     this.cancelled.push({ taskId, actor });
-    task.view = { ...task.view, status: 'cancelled' };
-    return Promise.resolve(task.view);
+    return Promise.resolve(this.update(task, { status: 'cancelled' }));
   }
 
   rollback(taskId: string, actor: Actor): Promise<TaskView> {
     const task = this.require(taskId);
     this.rolledBack.push({ taskId, actor });
-    task.view = { ...task.view, status: 'cancelled' };
-    return Promise.resolve(task.view);
+    return Promise.resolve(this.update(task, { status: 'cancelled' }));
   }
 
-  listFiles(taskId: string): Promise<readonly WorkspaceFile[]> {
+  listFiles(taskId: string, actor: Actor): Promise<readonly WorkspaceFile[]> {
+    this.readers.push({ method: 'listFiles', taskId, actor });
     this.require(taskId);
     const files = [...(this.files.get(taskId) ?? new Map<string, string>())];
     return Promise.resolve(
@@ -297,7 +354,8 @@ export class FakeTaskService implements TaskServiceApi {
     );
   }
 
-  readFile(taskId: string, path: string): Promise<string> {
+  readFile(taskId: string, path: string, actor: Actor): Promise<string> {
+    this.readers.push({ method: 'readFile', taskId, actor });
     this.require(taskId);
     const content = this.files.get(taskId)?.get(path);
     if (content === undefined) {
@@ -308,7 +366,9 @@ export class FakeTaskService implements TaskServiceApi {
 
   async *taskChanges(
     signal: AbortSignal,
+    actor: Actor,
   ): AsyncIterable<{ readonly taskId: string; readonly seq: number }> {
+    this.readers.push({ method: 'taskChanges', taskId: null, actor });
     let seen = new Map([...this.tasks].map(([id, task]) => [id, task.events.length]));
     while (!signal.aborted) {
       await this.changeOrAbort(signal);
@@ -320,7 +380,13 @@ export class FakeTaskService implements TaskServiceApi {
     }
   }
 
-  async *events(taskId: string, afterSeq: number, signal: AbortSignal): AsyncIterable<StoredEvent> {
+  async *events(
+    taskId: string,
+    afterSeq: number,
+    signal: AbortSignal,
+    actor: Actor,
+  ): AsyncIterable<StoredEvent> {
+    this.readers.push({ method: 'events', taskId, actor });
     const task = this.require(taskId);
     this.openEventStreams++;
     try {
@@ -361,6 +427,17 @@ export class FakeTaskService implements TaskServiceApi {
     this.clock += 1000;
     return new Date(this.clock).toISOString();
   }
+}
+
+/** What the caller may do now, as the service answers for someone with every right on the task. */
+function actionsFor(status: TaskView['status']): TaskView['can'] {
+  const active = activeStatuses.has(status);
+  return {
+    submit: active,
+    cancel: active,
+    review: status === 'awaiting_review',
+    reopen: status === 'approved',
+  };
 }
 
 /** A cuid-shaped id: 'c' and 24 lowercase hex digits. */

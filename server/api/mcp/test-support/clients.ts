@@ -2,15 +2,24 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Actor } from '../../../tasks/task-api';
+import { fakePerson } from '../../../test-support/actors';
 import { createMcpServer } from '../create-mcp-server';
 import type { McpServices, McpTransportKind } from '../tool-context';
 
-export const cliActor: Actor = { kind: 'cli' };
-export const agentActor: Actor = { kind: 'token', tokenId: 'tok-agent', scopes: ['agent'] };
+export { cliActor } from '../../../auth/actor';
+/** An author's agent token. */
+export const agentActor: Actor = {
+  kind: 'token',
+  tokenId: 'tok-agent',
+  scopes: ['agent'],
+  person: fakePerson('alice'),
+};
+/** A reviewer's token with the reviewer scope only. */
 export const reviewerOnlyActor: Actor = {
   kind: 'token',
   tokenId: 'tok-reviewer',
   scopes: ['reviewer'],
+  person: fakePerson('rita', 'reviewer'),
 };
 
 /** The SDK's own client, connected in memory to a server for `actor` over `transport`. */

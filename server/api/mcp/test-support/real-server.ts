@@ -5,7 +5,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createApiToken } from '../../../auth/api-tokens';
 import { createRuntime, type RuntimeOptions, type ServerRuntime } from '../../../runtime';
-import type { Scope } from '../../../tasks/task-api';
+import type { Role, Scope } from '../../../tasks/task-api';
+import { userIn } from '../../../test-support/actors';
 import { createMcpHttpHandler } from '../http';
 import { mcpServicesOf } from '../services';
 import { serveFetchHandler, type ServedHandler } from './serve-fetch';
@@ -15,8 +16,11 @@ export interface RealMcpServer {
   readonly dataDir: string;
   readonly runtime: ServerRuntime;
   readonly served: ServedHandler;
-  /** A new bearer token with these scopes. */
-  token(scopes: readonly Scope[]): Promise<string>;
+  /**
+   * A new bearer token with these scopes, of `user` (default alice; made, with `role`, if
+   * missing: a reviewer when the scopes include `reviewer`, else an author).
+   */
+  token(scopes: readonly Scope[], options?: { user?: string; role?: Role }): Promise<string>;
   /** The SDK's client, connected with `token` as the bearer. */
   connect(token: string): Promise<Client>;
   close(): Promise<void>;
@@ -46,8 +50,14 @@ export async function startRealMcpServer(options: RuntimeOptions = {}): Promise<
     dataDir,
     runtime,
     served,
-    async token(scopes) {
-      return (await createApiToken(runtime.db, { scopes, name: 'mcp-test' })).token;
+    async token(scopes, options = {}) {
+      const user = options.user ?? 'alice';
+      await userIn(
+        runtime.db,
+        user,
+        options.role ?? (scopes.includes('reviewer') ? 'reviewer' : 'author'),
+      );
+      return (await createApiToken(runtime.db, { user, scopes, name: 'mcp-test' })).token;
     },
     async connect(token) {
       const client = new Client({ name: 'shadowbox-test', version: '1.0.0' });

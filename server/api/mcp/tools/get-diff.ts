@@ -13,7 +13,7 @@ export const getDiffTool = defineTool({
   input: z.strictObject({ taskId: taskIdInput }),
   output: diffViewSchema,
   annotations: { readOnlyHint: true, idempotentHint: true },
-  run: ({ taskId }, { services }) => services.tasks.getDiff(parseTaskId(taskId)),
+  run: ({ taskId }, { services, actor }) => services.tasks.getDiff(parseTaskId(taskId), actor),
   render: ({ diff, sha256, flags }) =>
     `sha256: ${sha256}\nflags: ${JSON.stringify(flags)}\n\n${diff}`,
 });

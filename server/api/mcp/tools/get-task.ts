@@ -15,5 +15,5 @@ export const getTaskTool = defineTool({
   input: z.strictObject({ taskId: taskIdInput }),
   output: taskViewSchema,
   annotations: { readOnlyHint: true, idempotentHint: true },
-  run: ({ taskId }, { services }) => services.tasks.getTask(parseTaskId(taskId)),
+  run: ({ taskId }, { services, actor }) => services.tasks.getTask(parseTaskId(taskId), actor),
 });

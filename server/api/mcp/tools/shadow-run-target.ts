@@ -64,8 +64,12 @@ export async function resolveShadowTarget(
   return { workspace, label: workspace, taskId: null };
 }
 
-async function taskTarget(taskId: string, { services }: ToolContext): Promise<ShadowTarget> {
-  const task = await services.tasks.getTask(taskId); // NOT_FOUND for an unknown task
+async function taskTarget(
+  taskId: string,
+  { services, actor }: ToolContext,
+): Promise<ShadowTarget> {
+  // NOT_FOUND for an unknown task and for one the caller may not see.
+  const task = await services.tasks.getTask(taskId, actor);
   const workspace = services.shadows.worktreeOf(taskId);
   if (!(await isDirectory(workspace))) {
     throw new AppError(

@@ -1,12 +1,25 @@
 import { describe, expect, it } from 'vitest';
+import type { Actor } from '../../../tasks/task-api';
+import { fakeUser } from '../../../test-support/actors';
+import { fakeAccounts } from '../../http/test-support/fake-auth';
 import { FakeTaskService } from '../../http/test-support/fake-tasks';
 import { handleDownloadPatch } from './download-patch';
 
 const patch = 'From 0000 Mon Sep 17 00:00:00 2001\nSubject: fix\n\ndiff --git a/x b/x\n';
 
-function download(tasks: FakeTaskService, id: string, search = '', headers: HeadersInit = {}) {
+const rita = fakeUser('rita', 'reviewer');
+
+function download(
+  tasks: FakeTaskService,
+  id: string,
+  search = '',
+  headers: HeadersInit = {},
+  session: Actor | null = rita,
+) {
   const request = new Request(`http://127.0.0.1:3000/coding/${id}/patch${search}`, { headers });
-  return handleDownloadPatch(request, id, () => Promise.resolve({ tasks }));
+  return handleDownloadPatch(request, id, () =>
+    Promise.resolve({ tasks, accounts: fakeAccounts(session) }),
+  );
 }
 
 describe('GET /coding/{id}/patch', () => {
@@ -21,6 +34,16 @@ describe('GET /coding/{id}/patch', () => {
       `attachment; filename="shadowbox-${task.id}-${sha256.slice(0, 12)}.patch"`,
     );
     expect(response.headers.get('x-content-sha256')).toBe(sha256);
+    expect(tasks.readers).toEqual([{ method: 'getPatch', taskId: task.id, actor: rita }]);
+  });
+
+  it('answers 401 without a session', async () => {
+    const tasks = new FakeTaskService();
+    const task = tasks.addTask();
+    tasks.setDiff(task.id, patch);
+    const response = await download(tasks, task.id, '', {}, null);
+    expect(response.status).toBe(401);
+    expect(tasks.readers).toEqual([]);
   });
 
   it('refuses a patch that is no longer the one the page showed', async () => {

@@ -3,6 +3,7 @@ import type { Runtime } from '../../../runtime';
 import { errorResponse } from '../../http/errors';
 import { taskIdSchema } from '../input-schemas';
 import { refuseCrossSite, requestOrigin } from '../request-guard';
+import { requireSession } from './session';
 
 /**
  * `GET /coding/{id}/patch[?sha256=…]`: the stored patch as a download, for the UI's link (the REST
@@ -11,15 +12,16 @@ import { refuseCrossSite, requestOrigin } from '../request-guard';
 export async function handleDownloadPatch(
   request: Request,
   taskId: string,
-  loadRuntime: () => Promise<Pick<Runtime, 'tasks'>>,
+  loadRuntime: () => Promise<Pick<Runtime, 'tasks' | 'accounts'>>,
 ): Promise<Response> {
   try {
     refuseCrossSite(requestOrigin(request.headers));
     if (!taskIdSchema.safeParse(taskId).success) {
       throw new AppError('NOT_FOUND', `no task ${JSON.stringify(taskId.slice(0, 64))}`);
     }
-    const { tasks } = await loadRuntime();
-    const patch = await tasks.getPatch(taskId);
+    const runtime = await loadRuntime();
+    const actor = await requireSession(runtime, request.headers);
+    const patch = await runtime.tasks.getPatch(taskId, actor);
     const expected = new URL(request.url).searchParams.get('sha256');
     if (expected !== null && expected !== patch.sha256) {
       throw new AppError(

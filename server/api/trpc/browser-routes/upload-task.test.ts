@@ -2,17 +2,24 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Actor } from '../../../tasks/task-api';
+import { fakeUser } from '../../../test-support/actors';
+import { fakeAccounts } from '../../http/test-support/fake-auth';
 import { FakeTaskService } from '../../http/test-support/fake-tasks';
 import { handleUploadTask } from './upload-task';
 
 let root: string;
 let uploadDir: string;
 let tasks: FakeTaskService;
+/** Who the session cookie says uploads (null: nobody signed in). */
+let session: Actor | null;
+const alice = fakeUser('alice');
 
 beforeEach(async () => {
   root = await mkdtemp(join(tmpdir(), 'shadowbox-ui-upload-'));
   uploadDir = join(root, 'uploads');
   tasks = new FakeTaskService();
+  session = alice;
 });
 afterEach(async () => {
   await rm(root, { recursive: true, force: true });
@@ -32,7 +39,7 @@ function upload(body: FormData, headers: Record<string, string> = { 'x-shadowbox
     body,
   });
   return handleUploadTask(request, () =>
-    Promise.resolve({ tasks, uploadDir, maxUploadBytes: 1024 }),
+    Promise.resolve({ tasks, uploadDir, maxUploadBytes: 1024, accounts: fakeAccounts(session) }),
   );
 }
 
@@ -44,13 +51,13 @@ const fields = {
 };
 
 describe('POST /api/uploads/tasks', () => {
-  it('creates a task from the archive as the browser', async () => {
+  it('creates a task from the archive as the signed-in person', async () => {
     const response = await upload(form(fields, archive));
     expect(response.status).toBe(201);
     const { id } = (await response.json()) as { id: string };
     const created = tasks.created[0];
     expect(created?.id).toBe(id);
-    expect(created?.actor).toEqual({ kind: 'browser' });
+    expect(created?.actor).toEqual(alice);
     expect(created?.input.testCommand).toEqual(['python3', '-m', 'pytest', '-q']);
     expect(created?.input.maxIterations).toBe(2);
     expect(created?.input.hypothesesPerIteration).toBeUndefined();
@@ -87,6 +94,14 @@ describe('POST /api/uploads/tasks', () => {
     const body = (await response.json()) as { error: { message: string } };
     expect(body.error.message).toMatch(/^setupCommands\[0\]: a setup command needs/);
     expect(await readdir(uploadDir)).toEqual([]);
+  });
+
+  it('refuses an upload without a session before storing it', async () => {
+    session = null;
+    const response = await upload(form(fields, archive));
+    expect(response.status).toBe(401);
+    expect(tasks.created).toEqual([]);
+    expect(await readdir(uploadDir).catch(() => [])).toEqual([]);
   });
 
   it('refuses a request without the UI header (a cross-site form)', async () => {

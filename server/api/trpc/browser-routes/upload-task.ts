@@ -1,6 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { z } from 'zod';
 import { AppError } from '../../../errors/app-error';
+import { requireSession } from './session';
 import type { Runtime } from '../../../runtime';
 import { errorResponse } from '../../http/errors';
 import { jsonResponse } from '../../http/http-helpers';
@@ -16,7 +17,7 @@ import { pickRunLimits } from '../../../engine/sandbox';
 import { parseWith } from '../../http/validation';
 import { requestOrigin, requireUi } from '../request-guard';
 
-export type UploadRuntime = Pick<Runtime, 'tasks' | 'uploadDir' | 'maxUploadBytes'>;
+export type UploadRuntime = Pick<Runtime, 'tasks' | 'uploadDir' | 'maxUploadBytes' | 'accounts'>;
 
 export const archiveField = 'archive';
 
@@ -53,11 +54,12 @@ const uploadFieldsSchema = z.strictObject({
   setupCommands: json(setupCommandsSchema, 'a JSON array of argv arrays').optional(),
   buildCommand: json(buildCommandSchema, 'a JSON array of strings').optional(),
   knownFailures: json(knownFailuresSchema, 'a JSON array of test ids').optional(),
+  team: caps.team,
 });
 
 /**
  * `POST /api/uploads/tasks`: the UI's archive upload (XMLHttpRequest, for its progress events).
- * The same multipart handling as `POST /api/v1/tasks`, acting as the browser; answers
+ * The same multipart handling as `POST /api/v1/tasks`, as the signed-in person; answers
  * `201 {"id"}` or `{"error":{"code","message"}}` with the code's status.
  */
 export async function handleUploadTask(
@@ -67,6 +69,8 @@ export async function handleUploadTask(
   try {
     requireUi(requestOrigin(request.headers));
     const runtime = await loadRuntime();
+    // Before the body is read: nobody's upload is stored for nothing.
+    const actor = await requireSession(runtime, request.headers);
     const upload = await receiveMultipartUpload(request, {
       uploadDir: runtime.uploadDir,
       fileField: archiveField,
@@ -91,8 +95,9 @@ export async function handleUploadTask(
           setupCommands: fields.setupCommands,
           buildCommand: fields.buildCommand,
           knownFailures: fields.knownFailures,
+          team: fields.team,
         },
-        { kind: 'browser' },
+        actor,
       );
       return jsonResponse({ id }, 201, { Location: `/coding/${encodeURIComponent(id)}` });
     } catch (error) {

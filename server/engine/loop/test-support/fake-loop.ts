@@ -241,6 +241,8 @@ export function fakeWorkspaces(
           : { ok: false, ...prepare },
       ),
     open: () => Promise.resolve(workspace),
+    ensure: () => Promise.resolve({ workspace, restored: null, setupPending: false }),
+    setupRestored: () => Promise.resolve(),
     repository: () => ({
       listFiles: () => Promise.resolve(['calc.py', 'test_calc.py']),
       readFile: (path) => Promise.resolve(files[path] ?? `# ${path}\n`),

@@ -18,6 +18,7 @@ export const createTask = authedProcedure
         setupCommands: input.setupCommands,
         buildCommand: input.buildCommand,
         knownFailures: input.knownFailures,
+        team: input.team,
       },
       ctx.actor,
     ),

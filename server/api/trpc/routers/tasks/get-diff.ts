@@ -6,4 +6,4 @@ import { diffViewSchema } from '../../view-schemas';
 export const getDiff = authedProcedure
   .input(taskInputSchema)
   .output(diffViewSchema)
-  .query(({ ctx, input }) => ctx.tasks.getDiff(input.taskId));
+  .query(({ ctx, input }) => ctx.tasks.getDiff(input.taskId, ctx.actor));

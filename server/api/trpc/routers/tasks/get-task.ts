@@ -5,4 +5,4 @@ import { taskViewSchema } from '../../view-schemas';
 export const getTask = authedProcedure
   .input(taskInputSchema)
   .output(taskViewSchema)
-  .query(({ ctx, input }) => ctx.tasks.getTask(input.taskId));
+  .query(({ ctx, input }) => ctx.tasks.getTask(input.taskId, ctx.actor));

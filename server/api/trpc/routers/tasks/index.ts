@@ -6,6 +6,7 @@ import { getTask } from './get-task';
 import { listFiles } from './list-files';
 import { listTasks } from './list-tasks';
 import { readFile } from './read-file';
+import { reopenTask } from './reopen-task';
 import { reviewTask } from './review-task';
 import { rollbackTask } from './rollback-task';
 import { submitHypothesis } from './submit-hypothesis';
@@ -18,6 +19,7 @@ export const tasksRouter = router({
   create: createTask,
   submitHypothesis,
   review: reviewTask,
+  reopen: reopenTask,
   cancel: cancelTask,
   rollback: rollbackTask,
   diff: getDiff,

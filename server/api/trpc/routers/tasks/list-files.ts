@@ -6,4 +6,4 @@ import { workspaceFilesSchema } from '../../view-schemas';
 export const listFiles = authedProcedure
   .input(taskInputSchema)
   .output(workspaceFilesSchema)
-  .query(({ ctx, input }) => ctx.tasks.listFiles(input.taskId));
+  .query(({ ctx, input }) => ctx.tasks.listFiles(input.taskId, ctx.actor));

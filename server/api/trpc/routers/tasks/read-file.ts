@@ -7,5 +7,5 @@ export const readFile = authedProcedure
   .output(z.object({ path: z.string(), content: z.string() }))
   .query(async ({ ctx, input }) => ({
     path: input.path,
-    content: await ctx.tasks.readFile(input.taskId, input.path),
+    content: await ctx.tasks.readFile(input.taskId, input.path, ctx.actor),
   }));

@@ -1,8 +1,7 @@
 import { tracked } from '@trpc/server';
 import type { StoredEvent } from '../../../../db/event-store';
 import type { TaskEvent } from '../../../../engine/loop';
-import type { TaskServiceApi } from '../../../../tasks/task-api';
-import { publicProcedure } from '../../trpc';
+import { streamProcedure } from '../../trpc';
 import { eventsInputSchema } from '../../input-schemas';
 import { timelineEventSchema } from '../../view-schemas';
 import { zTrackedIterable } from '../../z-async-iterable';
@@ -12,23 +11,19 @@ import { zTrackedIterable } from '../../z-async-iterable';
  * reconnects), then live ones. The service subscribes before it reads the backlog and never
  * repeats or skips a seq, so a reload or a server restart continues without gaps.
  */
-export const taskEvents = publicProcedure
+export const taskEvents = streamProcedure
   .input(eventsInputSchema)
   .output(zTrackedIterable(timelineEventSchema))
   .subscription(async ({ ctx, input, signal }) => {
     // An unknown task is refused before the stream starts, not inside it.
-    await ctx.tasks.getTask(input.taskId);
+    await ctx.tasks.getTask(input.taskId, ctx.actor);
     const afterSeq = input.lastEventId == null ? 0 : Number(input.lastEventId);
-    return timeline(ctx.tasks, input.taskId, afterSeq, signal ?? new AbortController().signal);
+    const stop = signal ?? new AbortController().signal;
+    return timeline(ctx.tasks.events(input.taskId, afterSeq, stop, ctx.actor));
   });
 
-async function* timeline(
-  tasks: TaskServiceApi,
-  taskId: string,
-  afterSeq: number,
-  signal: AbortSignal,
-) {
-  for await (const stored of tasks.events(taskId, afterSeq, signal)) {
+async function* timeline(events: AsyncIterable<StoredEvent>) {
+  for await (const stored of events) {
     yield tracked(String(stored.seq), toTimelineEvent(stored));
   }
 }

@@ -1,0 +1,39 @@
+import { randomBytes } from 'node:crypto';
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { AppError } from '../errors/app-error';
+
+/**
+ * The key better-auth signs session cookies with. SHADOWBOX_AUTH_SECRET when set (every web
+ * process of a multi-machine deployment must share one); otherwise made once and kept in the data
+ * directory (mode 0600), so sessions survive a restart of the one-machine default.
+ */
+export async function loadAuthSecret(
+  dataDir: string,
+  fromEnv: string | undefined,
+): Promise<string> {
+  if (fromEnv !== undefined && fromEnv !== '') {
+    if (fromEnv.length < 32) {
+      throw new AppError(
+        'INVALID_ARGUMENT',
+        `SHADOWBOX_AUTH_SECRET must be at least 32 characters, got ${fromEnv.length}`,
+      );
+    }
+    return fromEnv;
+  }
+  const file = path.join(dataDir, 'auth-secret');
+  const kept = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return null;
+    throw error;
+  });
+  if (kept !== null && kept.trim().length >= 32) return kept.trim();
+  const secret = randomBytes(32).toString('base64url');
+  try {
+    // `wx`: two processes starting at once keep the first one's secret.
+    await writeFile(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
+    return secret;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    return (await readFile(file, 'utf8')).trim();
+  }
+}

@@ -1,0 +1,128 @@
+import { betterAuth } from 'better-auth';
+import { prismaAdapter } from 'better-auth/adapters/prisma';
+import { APIError, createAuthMiddleware } from 'better-auth/api';
+import { username } from 'better-auth/plugins';
+import type { Db } from '../db/client';
+import { normaliseUsername, usernamePattern } from './usernames';
+import { consumeAttempt, signInPerUser } from './sign-in-throttle';
+
+/**
+ * Sign-in, through better-auth: username and password (scrypt, better-auth's memory-hard default),
+ * sessions in httpOnly SameSite=Lax cookies (Secure, and `__Secure-` named, when the server is
+ * served over https), better-auth's origin check on every state change (on top of the browser
+ * guard in server/api/browser-origin.ts), sign-in limited per address (better-auth) and per
+ * username (sign-in-throttle.ts). Nobody signs up: people are made by an admin or the CLI
+ * (server/auth/people.ts), the first one through the one-time set-up link.
+ */
+export interface AuthOptions {
+  readonly db: Db;
+  readonly provider: 'sqlite' | 'postgresql';
+  readonly secret: string;
+  /** The origin the browser uses (SHADOWBOX_PUBLIC_URL, else http://127.0.0.1:PORT). */
+  readonly baseUrl: string;
+  /** Every origin the browser may use (the loopback names and the public URL). */
+  readonly trustedOrigins: readonly string[];
+  /** Sign-in attempts per address per minute (default 10). */
+  readonly signInPerAddress?: number;
+}
+
+export const sessionLifetimeSecs = 7 * 24 * 3600;
+
+export function createAuth(options: AuthOptions) {
+  const { db } = options;
+  const trusted = new Set(options.trustedOrigins);
+  return betterAuth({
+    appName: 'Shadowbox',
+    baseURL: options.baseUrl,
+    basePath: '/api/auth',
+    secret: options.secret,
+    trustedOrigins: [...options.trustedOrigins],
+    database: prismaAdapter(db, { provider: options.provider }),
+    telemetry: { enabled: false },
+    emailAndPassword: {
+      enabled: true,
+      disableSignUp: true,
+      minPasswordLength: 8,
+      maxPasswordLength: 256,
+    },
+    plugins: [
+      username({
+        minUsernameLength: 2,
+        maxUsernameLength: 32,
+        usernameValidator: (name) => usernamePattern.test(name),
+        usernameNormalization: normaliseUsername,
+      }),
+    ],
+    session: { expiresIn: sessionLifetimeSecs, updateAge: 24 * 3600 },
+    rateLimit: {
+      enabled: true,
+      storage: 'database',
+      window: 60,
+      max: 300,
+      customRules: {
+        '/sign-in/*': { window: 60, max: options.signInPerAddress ?? 10 },
+      },
+    },
+    advanced: {
+      useSecureCookies: options.baseUrl.startsWith('https:'),
+      // Stated, not defaulted: better-auth skips both checks when NODE_ENV is "test".
+      disableOriginCheck: false,
+      disableCSRFCheck: false,
+      defaultCookieAttributes: { httpOnly: true, sameSite: 'lax' },
+      // Next.js fills x-forwarded-for with the socket's address when the client sent none.
+      ipAddress: { ipAddressHeaders: ['x-forwarded-for'] },
+    },
+    hooks: {
+      before: createAuthMiddleware(async (ctx) => {
+        refuseCrossSite(ctx.request, trusted);
+        if (!ctx.path.startsWith('/sign-in')) return;
+        const body = (ctx.body ?? {}) as { username?: unknown };
+        if (typeof body.username !== 'string') return;
+        const decision = await consumeAttempt(
+          db,
+          `user:${normaliseUsername(body.username)}`,
+          signInPerUser,
+        );
+        if (!decision.allowed) {
+          throw new APIError('TOO_MANY_REQUESTS', {
+            message: `too many sign-in attempts for this user; try again in ${decision.retryAfterSecs} s`,
+          });
+        }
+      }),
+    },
+    databaseHooks: {
+      session: {
+        create: {
+          // A disabled person gets no new session (their old ones were deleted when disabled).
+          before: async (session) => {
+            const person = await db.user.findUnique({
+              where: { id: session.userId },
+              select: { disabledAt: true },
+            });
+            if (person === null || person.disabledAt !== null) {
+              throw new APIError('FORBIDDEN', { message: 'this account is disabled' });
+            }
+          },
+        },
+      },
+    },
+  });
+}
+
+export type Auth = ReturnType<typeof createAuth>;
+
+/**
+ * Login CSRF: better-auth checks the Origin of requests that carry cookies, but its username
+ * sign-in takes a cookie-less cross-site POST, which would sign the victim in as the attacker.
+ * Every state change here must come from one of our own origins (or from no browser at all).
+ */
+function refuseCrossSite(request: Request | undefined, trusted: ReadonlySet<string>): void {
+  if (request === undefined || request.method === 'GET' || request.method === 'HEAD') return;
+  const origin = request.headers.get('origin');
+  const site = request.headers.get('sec-fetch-site');
+  if ((origin !== null && !trusted.has(origin)) || site === 'cross-site') {
+    throw new APIError('FORBIDDEN', {
+      message: `cross-site request refused: Origin ${origin ?? '(none)'} is not this server's`,
+    });
+  }
+}

@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import type { Actor, Person } from './actor';
+import { cliActor } from './actor';
+import { requireTaskRight, scopesAllowed, taskRights, taskVisibility } from './permissions';
+
+const person = (id: string, role: Person['role'], teams: Person['teams'] = []): Person => ({
+  id,
+  username: id,
+  role,
+  teams,
+});
+const user = (p: Person): Actor => ({ kind: 'user', person: p });
+const token = (p: Person, scopes: ('agent' | 'reviewer')[]): Actor => ({
+  kind: 'token',
+  tokenId: `t-${p.id}`,
+  scopes,
+  person: p,
+});
+const rights = (actor: Actor, task: { ownerId: string | null; teamId: string | null }) =>
+  [...taskRights(actor, task)].sort();
+
+const alice = person('alice', 'reviewer');
+const bob = person('bob', 'author');
+const own = (p: Person) => ({ ownerId: p.id, teamId: null });
+
+describe('task rights', () => {
+  it('an author drives their own task but cannot review it', () => {
+    expect(rights(user(bob), own(bob))).toEqual(['cancel', 'see', 'submit']);
+  });
+
+  it("nobody but an admin sees another person's task (it does not exist for them)", () => {
+    expect(rights(user(alice), own(bob))).toEqual([]);
+    expect(rights(token(alice, ['agent', 'reviewer']), own(bob))).toEqual([]);
+    expect(rights(user(person('root', 'admin')), own(bob))).toContain('review');
+    expect(() => requireTaskRight(user(alice), { id: 'T1', ...own(bob) }, 'see')).toThrow(
+      expect.objectContaining({ code: 'NOT_FOUND', message: 'no task T1' }),
+    );
+  });
+
+  it('a token never exceeds its scopes, nor its owner', () => {
+    expect(rights(token(alice, ['agent']), own(alice))).toEqual(['cancel', 'see', 'submit']);
+    expect(rights(token(alice, ['reviewer']), own(alice))).toEqual(['reopen', 'review', 'see']);
+    // An author's token with a reviewer scope (refused at creation) still cannot review.
+    expect(rights(token(bob, ['reviewer']), own(bob))).toEqual(['see']);
+  });
+
+  it('a team member acts with their team role, never above their own', () => {
+    const carol = person('carol', 'author', [{ teamId: 'core', role: 'reviewer' }]);
+    const dave = person('dave', 'reviewer', [{ teamId: 'core', role: 'author' }]);
+    const shared = { ownerId: bob.id, teamId: 'core' };
+    expect(rights(user(carol), shared)).toEqual(['cancel', 'see', 'submit']);
+    expect(rights(user(dave), shared)).toEqual(['cancel', 'see', 'submit']);
+    expect(rights(user(alice), shared)).toEqual([]);
+  });
+
+  it('an author who sees a task but may not review it is told why (FORBIDDEN)', () => {
+    expect(() => requireTaskRight(user(bob), { id: 'T2', ...own(bob) }, 'review')).toThrow(
+      expect.objectContaining({ code: 'FORBIDDEN' }),
+    );
+  });
+
+  it('the CLI and admins see every task; others their own and their teams’', () => {
+    expect(taskVisibility(cliActor)).toEqual({ all: true });
+    expect(
+      taskVisibility(user(person('carol', 'author', [{ teamId: 'core', role: 'author' }]))),
+    ).toEqual({
+      all: false,
+      ownerId: 'carol',
+      teamIds: ['core'],
+    });
+  });
+
+  it('an author may only make agent tokens', () => {
+    expect(scopesAllowed('author')).toEqual(['agent']);
+    expect(scopesAllowed('reviewer')).toEqual(['agent', 'reviewer']);
+  });
+});
