@@ -49,7 +49,7 @@ test('an author cannot approve; an admin approves and reopens, and the audit log
   await expect(page.getByLabel('agent', { exact: true })).toBeVisible();
   await expect(page.getByLabel('reviewer', { exact: true })).toHaveCount(0);
   await page.goto('/coding/audit');
-  await expect(page.getByRole('alert')).toContainText('Forbidden (403)');
+  await expect(page.getByRole('alert').filter({ hasText: 'Forbidden (403)' })).toBeVisible();
 
   // An admin approves it: the page says who, and offers to reopen it.
   const adminContext = await browser.newContext({

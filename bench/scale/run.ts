@@ -194,10 +194,7 @@ await rm(work, { recursive: true, force: true });
 await mkdir(work, { recursive: true });
 const archive = await packProject(project);
 try {
-  const load = os.loadavg()[0]?.toFixed(2);
-  console.log(
-    `${taskCount} pytest-calc tasks (baseline + one fixing hypothesis each), load ${load}`,
-  );
+  console.log(`1-minute load average at the start: ${os.loadavg()[0]?.toFixed(2) ?? '?'}`);
   if (values.part !== 'events') await taskFigures(archive);
   if (values.part !== 'tasks') await eventFigures();
 } finally {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../errors/app-error';
-import { fakeToken, fakeUser } from '../test-support/actors';
+import { fakePerson, fakeToken, fakeUser } from '../test-support/actors';
 import { actorLabel, auditedAs, cliActor, type Actor } from './actor';
 import {
   generateToken,
@@ -176,11 +176,15 @@ describe('requireTokenScope', () => {
 });
 
 describe('actorLabel', () => {
-  it("labels a person by username, a token by its owner and id, and the CLI by kind", () => {
+  it('labels a person by username, a token by its owner and id, and the CLI by kind', () => {
     expect(actorLabel(fakeUser('alice'))).toBe('alice');
-    expect(actorLabel({ ...fakeToken('alice', ['agent']), tokenId: 'ck123' })).toBe(
-      'alice (token:ck123)',
-    );
+    const token: Actor = {
+      kind: 'token',
+      tokenId: 'ck123',
+      scopes: ['agent'],
+      person: fakePerson('alice'),
+    };
+    expect(actorLabel(token)).toBe('alice (token:ck123)');
     expect(actorLabel(cliActor)).toBe('cli');
   });
 

@@ -188,6 +188,7 @@ export class PrismaTaskStore implements TaskLoopStore {
                     : 'failed',
             changedLines: result.changedLines,
             error: result.error,
+            sameTreeAs: result.sameTreeAs ?? null,
           },
           select: { id: true },
         });

@@ -23,15 +23,18 @@ describe('task ownership and review rules', () => {
   let bob: Actor;
   let bobsTask: string;
 
-  const rest = (handler: typeof handleGetTask, token: string, id?: string) =>
-    handler(
-      new Request(`http://127.0.0.1/api/v1/tasks${id === undefined ? '' : `/${id}`}`, {
-        method: handler === handleGetTask || handler === handleListTasks ? 'GET' : 'POST',
-        headers: { authorization: `Bearer ${token}` },
-      }),
-      { runtime: scratch.runtime },
-      (id === undefined ? undefined : { id }) as never,
-    );
+  const bearer = (token: string, method: 'GET' | 'POST', url: string) =>
+    new Request(`http://127.0.0.1/api/v1/tasks${url}`, {
+      method,
+      headers: { authorization: `Bearer ${token}` },
+    });
+  const deps = () => ({ runtime: scratch.runtime });
+  const rest = (
+    handler: typeof handleGetTask | typeof handleCancelTask | typeof handleReopenTask,
+    token: string,
+    id: string,
+  ) => handler(bearer(token, handler === handleGetTask ? 'GET' : 'POST', `/${id}`), deps(), { id });
+  const listAs = (token: string) => handleListTasks(bearer(token, 'GET', ''), deps(), undefined);
 
   /** A task row as the loop leaves it: owned, under review of one stored diff. */
   async function taskUnderReview(
@@ -95,11 +98,11 @@ describe('task ownership and review rules', () => {
     expect(await response.json()).toEqual({
       error: { code: 'NOT_FOUND', message: `no task ${bobsTask}` },
     });
-    const list = (await (await rest(handleListTasks, aliceToken)).json()) as {
+    const list = (await (await listAs(aliceToken)).json()) as {
       tasks: { id: string }[];
     };
     expect(list.tasks.map((t) => t.id)).not.toContain(bobsTask);
-    const own = (await (await rest(handleListTasks, bobToken)).json()) as {
+    const own = (await (await listAs(bobToken)).json()) as {
       tasks: { id: string }[];
     };
     expect(own.tasks.map((t) => t.id)).toContain(bobsTask);

@@ -67,6 +67,10 @@ export const hypothesisViewSchema = z.object({
     .describe('what it fixed, broke, left failing and lost against the checkpoint it built on'),
   /** Why the run cannot win, in words; null for a pass (or a run not judged yet). */
   disqualified: z.string().nullable().describe('why it cannot win, in words; null for a pass'),
+  sameTreeAs: z
+    .string()
+    .nullable()
+    .describe('another hypothesis of the iteration with the same tree: it ran once, for both'),
 });
 
 export const iterationViewSchema = z.object({

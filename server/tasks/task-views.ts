@@ -128,6 +128,7 @@ export async function loadTaskView(db: Db, taskId: string, actor: Actor): Promis
           buildFailed: run?.buildFailed ?? false,
           tests: (run?.tests as TestDelta | null | undefined) ?? null,
           disqualified: run?.disqualified ?? null,
+          sameTreeAs: h.sameTreeAs,
         };
       })
       .sort(byRank),

@@ -25,9 +25,7 @@ describe('POST /api/v1/tasks/{id}/cancel', () => {
     const task = fake.tasks.addTask({ status: 'iterating' });
     const view = await readJson<TaskView>(await cancel(task.id), 200);
     expect(view).toMatchObject({ id: task.id, status: 'cancelled' });
-    expect(fake.tasks.cancelled).toEqual([
-      { taskId: task.id, actor: tokenActors.agent },
-    ]);
+    expect(fake.tasks.cancelled).toEqual([{ taskId: task.id, actor: tokenActors.agent }]);
   });
 
   it('is 404 for an unknown task and for a malformed id', async () => {

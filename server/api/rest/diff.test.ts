@@ -80,7 +80,10 @@ describe('GET /api/v1/tasks/{id}/patch', () => {
   it('keeps quotes and line breaks of a file name out of the header', async () => {
     fake.tasks.setDiff(task.id, patch);
     const original = fake.tasks.getPatch.bind(fake.tasks);
-    fake.tasks.getPatch = async (id) => ({ ...(await original(id)), fileName: 'a"b\r\nc.patch' });
+    fake.tasks.getPatch = async (id, actor) => ({
+      ...(await original(id, actor)),
+      fileName: 'a"b\r\nc.patch',
+    });
     const response = await handleGetPatch(getRequest(`/tasks/${task.id}/patch`), fake.deps, {
       id: task.id,
     });

@@ -29,8 +29,10 @@ describe('shadowbox token arguments', () => {
     async (...args) => {
       const result = await run(args);
       expect(result.code).toBe(0);
-      expect(result.out).toContain('Usage: shadowbox token create --scopes SCOPE[,SCOPE]');
-      expect(result.out).toContain('TOKEN=$(shadowbox token create --scopes agent)');
+      expect(result.out).toContain(
+        'Usage: shadowbox token create --user NAME --scopes SCOPE[,SCOPE]',
+      );
+      expect(result.out).toContain('TOKEN=$(shadowbox token create --user bob --scopes agent)');
       expect(result.err).toBe('');
     },
   );
@@ -38,18 +40,39 @@ describe('shadowbox token arguments', () => {
   it.each([
     [[], 'missing subcommand: create, list or revoke; see --help'],
     [['frobnicate'], "unknown subcommand 'frobnicate': use create, list or revoke; see --help"],
-    [['create'], '--scopes is required, e.g. --scopes agent or --scopes agent,reviewer'],
-    [['create', '--scopes'], "Option '--scopes <value>' argument missing"],
-    [['create', '--scopes', 'admin'], 'unknown scope "admin"; valid scopes: agent, reviewer'],
-    [['create', '--scopes', 'agent,'], 'unknown scope ""; valid scopes: agent, reviewer'],
-    [['create', '--scopes', 'agent', '--name', ' '], 'the token name must not be empty'],
-    [['create', '--scopes', 'agent', 'extra'], "unexpected argument 'extra'"],
-    [['create', '--scopes', 'agent', '--frobnicate'], "Unknown option '--frobnicate'"],
+    [['create'], '--user is required: the person the token acts as, e.g. --user bob'],
+    [
+      ['create', '--scopes', 'agent'],
+      '--user is required: the person the token acts as, e.g. --user bob',
+    ],
+    [
+      ['create', '--user', 'bob'],
+      '--scopes is required, e.g. --scopes agent or --scopes agent,reviewer',
+    ],
+    [['create', '--user', 'bob', '--scopes'], "Option '--scopes <value>' argument missing"],
+    [
+      ['create', '--user', 'bob', '--scopes', 'admin'],
+      'unknown scope "admin"; valid scopes: agent, reviewer',
+    ],
+    [
+      ['create', '--user', 'bob', '--scopes', 'agent,'],
+      'unknown scope ""; valid scopes: agent, reviewer',
+    ],
+    [
+      ['create', '--user', 'bob', '--scopes', 'agent', '--name', ' '],
+      'the token name must not be empty',
+    ],
+    [['create', '--user', 'bob', '--scopes', 'agent', 'extra'], "unexpected argument 'extra'"],
+    [
+      ['create', '--user', 'bob', '--scopes', 'agent', '--frobnicate'],
+      "Unknown option '--frobnicate'",
+    ],
     [['list', '--scopes', 'agent'], "--scopes is only for 'token create'"],
     [['list', 'x'], "unexpected argument 'x'"],
     [['revoke'], 'token revoke needs an ID'],
     [['revoke', 'a', 'b'], 'token revoke takes exactly one ID'],
     [['revoke', 'a', '--name', 'n'], "--name is only for 'token create'"],
+    [['revoke', 'a', '--user', 'bob'], "--user is for 'token create' and 'token list'"],
   ])('refuses %j with exit 2 and a clear message', async (args, message) => {
     const result = await run(args);
     expect(result.code).toBe(2);
@@ -59,7 +82,7 @@ describe('shadowbox token arguments', () => {
   });
 
   it('with --json, prints the refusal as one JSON object on stdout', async () => {
-    const result = await run(['create', '--scopes', 'agent,root', '--json']);
+    const result = await run(['create', '--user', 'bob', '--scopes', 'agent,root', '--json']);
     expect(result.code).toBe(2);
     expect(result.err).toBe('');
     expect(JSON.parse(result.out)).toEqual({

@@ -55,13 +55,38 @@ describe('reduceTask', () => {
     }
   });
 
-  it('a new iteration clears an approval', () => {
-    const approved = { ...at('approved'), approvedDiffSha256: 'a'.repeat(64), iterationCount: 1 };
-    expect(reduceTask(approved, { type: 'iteration.started', index: 2 })).toMatchObject({
-      status: 'iterating',
+  it('an approval holds until a reopen: no new iteration, no reject', () => {
+    const sha256 = 'a'.repeat(64);
+    const approved = { ...at('approved'), approvedDiffSha256: sha256, iterationCount: 1 };
+    expect(() => reduceTask(approved, { type: 'iteration.started', index: 2 })).toThrow(
+      "a task that is approved cannot take 'iteration.started'",
+    );
+    expect(() => reduceTask(approved, { type: 'task.rejected', sha256, by: 'rita' })).toThrow(
+      "a task that is approved cannot take 'task.rejected'",
+    );
+    expect(reduceTask(approved, { type: 'task.reopened', sha256, by: 'rita' })).toEqual({
+      ...approved,
+      status: 'awaiting_review',
       approvedDiffSha256: null,
+    });
+    // Under review (not approved), a new iteration still takes the task back to work.
+    const underReview = { ...at('awaiting_review'), diffSha256: sha256, iterationCount: 1 };
+    expect(reduceTask(underReview, { type: 'iteration.started', index: 2 })).toMatchObject({
+      status: 'iterating',
       iterationCount: 2,
     });
+  });
+
+  it('only a task awaiting review takes a reject, and only an approved one a reopen', () => {
+    for (const status of ['iterating', 'awaiting_hypotheses', 'rejected', 'cancelled'] as const) {
+      expect(canApply(at(status), { type: 'task.rejected', sha256: 'x', by: 'rita' })).toBe(false);
+    }
+    for (const status of ['awaiting_review', 'rejected', 'iterating'] as const) {
+      expect(canApply(at(status), { type: 'task.reopened', sha256: 'x', by: 'rita' })).toBe(false);
+    }
+    expect(
+      canApply(at('awaiting_review'), { type: 'task.rejected', sha256: 'x', by: 'rita' }),
+    ).toBe(true);
   });
 
   it('events that carry only information keep the state', () => {

@@ -184,15 +184,35 @@ describe('stepTask', () => {
     });
   });
 
-  it('new hypotheses after review reopen the task; an approval does not survive it', async () => {
+  it('new hypotheses after review take the task back to work', async () => {
     const store = new MemoryLoopStore();
     const deps = loopDeps({ store, fixer: createExternalFixer({ gatherMs: 0 }) });
     store.inbox.push(candidate('right'));
     await drive(deps);
     expect(store.state.status).toBe('awaiting_review');
-    await store.emit('task1', { type: 'task.approved', sha256: 'f'.repeat(64), by: 'token:r' });
 
     store.inbox.push(candidate('wrong-later'));
+    expect(await drive(deps)).toEqual({ kind: 'park', until: expect.any(Date) as Date });
+    expect(store.state).toMatchObject({ status: 'awaiting_hypotheses', approvedDiffSha256: null });
+  });
+
+  it('an approved task takes no new iteration; its hypotheses wait for a reviewer to reopen it', async () => {
+    const store = new MemoryLoopStore();
+    const deps = loopDeps({ store, fixer: createExternalFixer({ gatherMs: 0 }) });
+    store.inbox.push(candidate('right'));
+    await drive(deps);
+    expect(store.state.status).toBe('awaiting_review');
+    const sha256 = 'f'.repeat(64);
+    await store.emit('task1', { type: 'task.approved', sha256, by: 'rita (token:r)' });
+
+    // Queued before the approval landed (a race with the reviewer): they do not reopen it.
+    store.inbox.push(candidate('wrong-later'));
+    expect(await drive(deps)).toEqual({ kind: 'done' });
+    expect(store.state).toMatchObject({ status: 'approved', approvedDiffSha256: sha256 });
+
+    // A reviewer's reopen withdraws the approval; then the waiting hypotheses run.
+    await store.emit('task1', { type: 'task.reopened', sha256, by: 'rita' });
+    expect(store.state).toMatchObject({ status: 'awaiting_review', approvedDiffSha256: null });
     expect(await drive(deps)).toEqual({ kind: 'park', until: expect.any(Date) as Date });
     expect(store.state).toMatchObject({ status: 'awaiting_hypotheses', approvedDiffSha256: null });
   });

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Hypothesis" ADD COLUMN     "sameTreeAs" TEXT;
