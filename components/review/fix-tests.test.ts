@@ -40,6 +40,7 @@ const hypothesis = (name: string, tests: Tests | null): Hypothesis => ({
   buildFailed: false,
   tests,
   disqualified: null,
+  sameTreeAs: null,
 });
 
 const iteration = (index: number, winner: string | null, hypotheses: Hypothesis[]): Iteration => ({

@@ -1,8 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { taskActions, type TaskCan } from './task-actions';
 
-const none: TaskCan = { submit: false, cancel: false, review: false, reopen: false };
-const driving: TaskCan = { ...none, submit: true, cancel: true };
+const none: TaskCan = {
+  submit: false,
+  cancel: false,
+  rollback: false,
+  review: false,
+  reopen: false,
+};
+const driving: TaskCan = { ...none, submit: true, cancel: true, rollback: true };
 
 describe('taskActions', () => {
   it('offers cancel, roll back and hypotheses on a running task the person may drive', () => {
@@ -24,7 +30,11 @@ describe('taskActions', () => {
     const reviewer = taskActions({ ...none, review: true }, 'awaiting_review', 'awaiting_review');
     expect(reviewer.review).toBe(true);
     expect(reviewer.reviewRefused).toBe(false);
-    const author = taskActions(none, 'awaiting_review', 'awaiting_review');
+    const author = taskActions(
+      { ...none, submit: true, rollback: true },
+      'awaiting_review',
+      'awaiting_review',
+    );
     expect(author.review).toBe(false);
     expect(author.reviewRefused).toBe(true);
     // Under review: still open to a new hypothesis and to a roll back.

@@ -5,6 +5,7 @@ import type { TaskStatus } from '../trpc/router-types';
 export interface TaskCan {
   readonly submit: boolean;
   readonly cancel: boolean;
+  readonly rollback: boolean;
   readonly review: boolean;
   readonly reopen: boolean;
 }
@@ -25,22 +26,16 @@ export interface TaskActions {
  * status of the stream (which may be ahead of the stored view until it is refetched): a control
  * shows only when the person may use it, and works only while the live status allows it.
  *
- * `can.submit` and `can.cancel` are granted only while the task is active. A task under review
- * still takes hypotheses (a new iteration reopens it) and can be rolled back, and every person
- * who sees a task holds those two rights (the roles differ in reviewing only), so under review
- * the page offers both to whoever sees it; the server checks again either way.
+ * `can.submit` and `can.rollback` hold while the task is active or under review, `can.cancel`
+ * while it is active; the server checks again either way.
  */
 export function taskActions(can: TaskCan, stored: TaskStatus, live: TaskStatus): TaskActions {
   const running = canApply(live, 'task.cancelled');
   const underReview = canApply(live, 'task.abandoned');
   return {
     cancel: { shown: can.cancel, enabled: can.cancel && running },
-    rollback: {
-      shown: can.cancel || underReview,
-      enabled: (can.cancel && running) || underReview,
-    },
-    submit:
-      (can.submit || live === 'awaiting_review') && !finalStatuses.has(live) && live !== 'approved',
+    rollback: { shown: can.rollback, enabled: can.rollback && (running || underReview) },
+    submit: can.submit && !finalStatuses.has(live) && live !== 'approved',
     review: can.review && live === 'awaiting_review',
     reopen: can.reopen && live === 'approved',
     reviewRefused: !can.review && stored === 'awaiting_review' && live === 'awaiting_review',

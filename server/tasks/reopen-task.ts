@@ -7,7 +7,7 @@ import type { Actor, TaskView } from './task-api';
 import { statusOf } from './task-rows';
 import type { TaskServiceDeps } from './task-service';
 
-export type ReopenTaskDeps = Pick<TaskServiceDeps, 'db' | 'store'>;
+export type ReopenTaskDeps = Pick<TaskServiceDeps, 'db' | 'store' | 'scheduler'>;
 
 /**
  * Takes an approved task back to review: the approval is withdrawn (audited, and the event says
@@ -38,5 +38,7 @@ export async function reopenTask(
     // The reducer withdraws the approval (approvedDiffSha256, approvalState) with the status.
     await emit({ type: 'task.reopened', sha256: task.approvedDiffSha256, by: actorLabel(actor) });
   });
+  // Hypotheses that arrived while it was approved may now start an iteration.
+  await deps.scheduler.schedule(taskId);
   return getTask(deps, { taskId, actor });
 }

@@ -217,6 +217,7 @@ export const taskViewSchema = z.object({
   can: z.object({
     submit: z.boolean(),
     cancel: z.boolean(),
+    rollback: z.boolean(),
     review: z.boolean(),
     reopen: z.boolean(),
   }),

@@ -196,9 +196,12 @@ function allowedActions(
 ): TaskView['can'] {
   const rights = taskRights(actor, task);
   const active = activeStatuses.has(status) && task.cancelRequestedBy === null;
+  // Under review a task still takes hypotheses (a new iteration) and can be rolled back.
+  const open = active || status === 'awaiting_review';
   return {
-    submit: rights.has('submit') && active,
+    submit: rights.has('submit') && open,
     cancel: rights.has('cancel') && active,
+    rollback: rights.has('cancel') && open,
     review: rights.has('review') && status === 'awaiting_review',
     reopen: rights.has('reopen') && status === 'approved',
   };

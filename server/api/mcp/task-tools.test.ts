@@ -104,6 +104,7 @@ const judged: HypothesisView = {
     counts: { fixed: 1, broken: 1, stillFailing: 1, missing: 1, added: 0 },
   },
   disqualified: 'it broke 1 test that passed before',
+  sameTreeAs: null,
 };
 
 describe('get_task', () => {

@@ -99,6 +99,7 @@ describe('GET /api/v1/tasks/{id}', () => {
                 counts: { fixed: 1, broken: 0, stillFailing: 0, missing: 0, added: 0 },
               },
               disqualified: null,
+              sameTreeAs: null,
             },
           ],
         },

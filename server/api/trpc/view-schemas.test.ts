@@ -60,6 +60,7 @@ const view: TaskView = {
             counts: { fixed: 1, broken: 0, stillFailing: 0, missing: 0, added: 0 },
           },
           disqualified: null,
+          sameTreeAs: null,
         },
       ],
     },
@@ -137,7 +138,7 @@ const view: TaskView = {
     at: '2026-11-02T10:04:00.000Z',
     sha256: 'e'.repeat(64),
   },
-  can: { submit: false, cancel: false, review: true, reopen: false },
+  can: { submit: false, cancel: false, rollback: false, review: true, reopen: false },
 };
 
 /** A reviewer of the task's team (not its owner), who may review it now and nothing else. */

@@ -11,6 +11,7 @@ import { backends, type ScratchDatabase } from '../../test-support/scratch-datab
 import type { DatabaseConfig } from '../../env';
 import { main } from '../main';
 import { memoryIo, type MemoryIo } from '../test-support/memory-io';
+import { testPassword } from '../../test-support/test-password';
 
 const bin = new URL('../../../bin/shadowbox.mjs', import.meta.url).pathname;
 
@@ -24,6 +25,13 @@ function envFor(database: DatabaseConfig): Record<string, string> {
 async function cli(env: MemoryIo['env'], ...args: string[]) {
   const io: MemoryIo = { ...memoryIo(), env };
   const code = await main(['token', ...args], io);
+  return { code, out: io.out(), err: io.err() };
+}
+
+/** `shadowbox user add NAME --role ROLE`, the password piped on stdin. */
+async function addUser(env: MemoryIo['env'], name: string, role: string) {
+  const io: MemoryIo = { ...memoryIo({ stdin: `${testPassword}\n` }), env };
+  const code = await main(['user', 'add', name, '--role', role], io);
   return { code, out: io.out(), err: io.err() };
 }
 
@@ -51,22 +59,52 @@ for (const backend of backends) {
       await scratch.drop();
     });
 
+    it('refuses a token for nobody: --user must name a person', async () => {
+      // The first command on the fresh database: it migrates it, then finds no such person.
+      const refused = await cli(env, 'create', '--user', 'rita', '--scopes', 'agent');
+      expect(refused).toEqual({
+        code: 2,
+        out: '',
+        err: 'shadowbox token: no user named rita [NOT_FOUND]\n',
+      });
+      expect(await addUser(env, 'rita', 'reviewer')).toMatchObject({ code: 0 });
+    });
+
     it('create prints only the token on stdout; it authenticates until revoked', async () => {
-      const created = await cli(env, 'create', '--scopes', 'agent', '--name', 'ci');
+      const created = await cli(
+        env,
+        'create',
+        '--user',
+        'rita',
+        '--scopes',
+        'agent',
+        '--name',
+        'ci',
+      );
       expect(created.code).toBe(0);
       expect(created.out).toMatch(tokenLine);
       const token = created.out.trim();
-      const id = /^created token (\S+) \(name: ci, scopes: agent\);/.exec(created.err)?.[1];
+      const id = /^created token (\S+) for rita \(name: ci, scopes: agent\);/.exec(
+        created.err,
+      )?.[1];
       expect(id).toBeDefined();
       expect(created.err).not.toContain(token);
 
       const actor = await withDb(scratch.config, (db) => authenticateBearer(db, `Bearer ${token}`));
-      expect(actor).toEqual({ kind: 'token', tokenId: id, scopes: ['agent'] });
+      // The token acts as its person.
+      expect(actor).toEqual({
+        kind: 'token',
+        tokenId: id,
+        scopes: ['agent'],
+        person: { id: expect.any(String) as string, username: 'rita', role: 'reviewer', teams: [] },
+      });
 
       const listed = await cli(env, 'list');
       expect(listed.code).toBe(0);
-      expect(listed.out).toMatch(/^ID +NAME +SCOPES +CREATED +LAST USED +STATUS\n/);
-      expect(listed.out).toMatch(new RegExp(`\\n${id ?? '?'} +ci +agent +\\S+ +\\S+ +active\\n`));
+      expect(listed.out).toMatch(/^ID +USER +NAME +SCOPES +CREATED +LAST USED +STATUS\n/);
+      expect(listed.out).toMatch(
+        new RegExp(`\\n${id ?? '?'} +rita +ci +agent +\\S+ +\\S+ +active\\n`),
+      );
       expect(listed.out).not.toContain(token.slice(4));
 
       const revoked = await cli(env, 'revoke', id ?? '');
@@ -93,6 +131,8 @@ for (const backend of backends) {
       const created = await cli(
         env,
         'create',
+        '--user',
+        'rita',
         '--scopes',
         'reviewer,agent',
         '--scopes',
@@ -104,6 +144,7 @@ for (const backend of backends) {
       const value = JSON.parse(created.out) as Record<string, unknown>;
       expect(value).toEqual({
         id: expect.any(String) as string,
+        user: 'rita',
         token: expect.stringMatching(/^sbx_/) as string,
         scopes: ['agent', 'reviewer'],
         name: 'unnamed',
@@ -118,6 +159,7 @@ for (const backend of backends) {
       const mine = tokens.find((token) => token.id === value.id);
       expect(mine).toEqual({
         id: value.id,
+        user: 'rita',
         name: 'unnamed',
         scopes: ['agent', 'reviewer'],
         createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) as string,
@@ -163,20 +205,34 @@ describe('shadowbox token through the real binary', () => {
     await rm(root, { recursive: true, force: true });
   });
 
-  const shadowbox = (...args: string[]) =>
-    execa('node', [bin, 'token', ...args], {
+  const run = (args: readonly string[], input?: string) =>
+    execa('node', [bin, ...args], {
       cwd: root,
       // A fresh data directory; any DATABASE_URL of the caller's environment is dropped.
       env: { SHADOWBOX_DATA_DIR: dataDir, DATABASE_URL: undefined },
       reject: false,
+      ...(input === undefined ? {} : { input }),
     });
+  const shadowbox = (...args: string[]) => run(['token', ...args]);
 
   it('creates a token on a fresh machine; the printed token authenticates', async () => {
     dataDir = path.join(root, 'fresh', 'data');
-    const created = await shadowbox('create', '--scopes', 'agent,reviewer', '--name', 'bin');
+    const added = await run(['user', 'add', 'rita', '--role', 'reviewer'], `${testPassword}\n`);
+    expect(added.exitCode).toBe(0);
+    const created = await shadowbox(
+      'create',
+      '--user',
+      'rita',
+      '--scopes',
+      'agent,reviewer',
+      '--name',
+      'bin',
+    );
     expect(created.exitCode).toBe(0);
     expect(`${created.stdout}\n`).toMatch(tokenLine);
-    expect(created.stderr).toMatch(/^created token \S+ \(name: bin, scopes: agent,reviewer\);/);
+    expect(created.stderr).toMatch(
+      /^created token \S+ for rita \(name: bin, scopes: agent,reviewer\);/,
+    );
 
     const database: DatabaseConfig = {
       provider: 'sqlite',
@@ -185,12 +241,16 @@ describe('shadowbox token through the real binary', () => {
     const actor = await withDb(database, (db) =>
       authenticateBearer(db, `Bearer ${created.stdout}`),
     );
-    expect(actor).toMatchObject({ kind: 'token', scopes: ['agent', 'reviewer'] });
+    expect(actor).toMatchObject({
+      kind: 'token',
+      scopes: ['agent', 'reviewer'],
+      person: { username: 'rita', role: 'reviewer' },
+    });
   });
 
   it('refuses a bad scope with exit 2 and writes nothing', async () => {
     dataDir = path.join(root, 'refused', 'data');
-    const refused = await shadowbox('create', '--scopes', 'agent,admin');
+    const refused = await shadowbox('create', '--user', 'rita', '--scopes', 'agent,admin');
     expect(refused.exitCode).toBe(2);
     expect(refused.stdout).toBe('');
     expect(refused.stderr).toBe(

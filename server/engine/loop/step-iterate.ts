@@ -10,9 +10,12 @@ import { runGates, shadowRunFor } from './step-runs';
 
 // An iteration: hypotheses from the fixer, run against the checkpoint, the winner committed.
 
-/** Under review or approved: new hypotheses reopen the task if the budget allows. */
+/**
+ * Under review: new hypotheses take the task back to work if the budget allows. An approved task
+ * keeps them waiting until a reviewer reopens it (the lifecycle refuses its new iteration).
+ */
 export async function reopenAfterReview(step: StepContext, task: LoopTask): Promise<StepOutcome> {
-  if (task.status !== 'awaiting_review' && task.status !== 'approved') return done;
+  if (task.status !== 'awaiting_review') return done;
   if (task.iterationCount >= task.maxIterations) return done;
   const pending = await step.deps.store.pendingHypotheses(step.taskId);
   if (pending.length === 0) return done;

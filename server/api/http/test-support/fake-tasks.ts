@@ -432,9 +432,11 @@ export class FakeTaskService implements TaskServiceApi {
 /** What the caller may do now, as the service answers for someone with every right on the task. */
 function actionsFor(status: TaskView['status']): TaskView['can'] {
   const active = activeStatuses.has(status);
+  const open = active || status === 'awaiting_review';
   return {
-    submit: active,
+    submit: open,
     cancel: active,
+    rollback: open,
     review: status === 'awaiting_review',
     reopen: status === 'approved',
   };

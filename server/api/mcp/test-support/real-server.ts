@@ -17,8 +17,8 @@ export interface RealMcpServer {
   readonly runtime: ServerRuntime;
   readonly served: ServedHandler;
   /**
-   * A new bearer token with these scopes, of `user` (default alice; made, with `role`, if
-   * missing: a reviewer when the scopes include `reviewer`, else an author).
+   * A new bearer token with these scopes, of `user` (made, with `role`, if missing). By default a
+   * reviewer's (rita) when the scopes include `reviewer`, else an author's (alice).
    */
   token(scopes: readonly Scope[], options?: { user?: string; role?: Role }): Promise<string>;
   /** The SDK's client, connected with `token` as the bearer. */
@@ -51,12 +51,9 @@ export async function startRealMcpServer(options: RuntimeOptions = {}): Promise<
     runtime,
     served,
     async token(scopes, options = {}) {
-      const user = options.user ?? 'alice';
-      await userIn(
-        runtime.db,
-        user,
-        options.role ?? (scopes.includes('reviewer') ? 'reviewer' : 'author'),
-      );
+      const reviewer = scopes.includes('reviewer');
+      const user = options.user ?? (reviewer ? 'rita' : 'alice');
+      await userIn(runtime.db, user, options.role ?? (reviewer ? 'reviewer' : 'author'));
       return (await createApiToken(runtime.db, { user, scopes, name: 'mcp-test' })).token;
     },
     async connect(token) {
