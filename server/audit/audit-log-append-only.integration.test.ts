@@ -21,7 +21,8 @@ describe.each(backends)('the audit log on $name', ({ name, create, skip }) => {
   }, 120_000);
 
   afterAll(async () => {
-    await database?.close();
+    // Unset when the suite is skipped (no PostgreSQL here).
+    await (database as MigratedDatabase | undefined)?.close();
   });
 
   it.skipIf(skip)('refuses to rewrite a row (the database says append-only)', async () => {

@@ -22,8 +22,8 @@ export async function loadAuthSecret(
     return fromEnv;
   }
   const file = path.join(dataDir, 'auth-secret');
-  const kept = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return null;
+  const kept = await readFile(file, 'utf8').catch((error: unknown) => {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw error;
   });
   if (kept !== null && kept.trim().length >= 32) return kept.trim();

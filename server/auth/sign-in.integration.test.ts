@@ -55,7 +55,8 @@ describe.each(backends)('sign-in on $name', ({ create, skip }) => {
   }, 120_000);
 
   afterAll(async () => {
-    await database?.close();
+    // Unset when the suite is skipped (no PostgreSQL here).
+    await (database as MigratedDatabase | undefined)?.close();
   });
 
   it.skipIf(skip)(

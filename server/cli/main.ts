@@ -33,7 +33,7 @@ const commands: Record<string, { summary: string; load: () => Promise<CliCommand
     load: async () => (await import('./commands/user')).userCommand,
   },
   team: {
-    summary: 'make teams and set their members, who share the team\'s tasks',
+    summary: "make teams and set their members, who share the team's tasks",
     load: async () => (await import('./commands/team')).teamCommand,
   },
 };

@@ -47,8 +47,14 @@ function prompt(
     };
     const onData = (chunk: Buffer): void => {
       for (const char of chunk.toString('utf8')) {
-        if (char === '\r' || char === '\n') return done(null);
-        if (char === '\u0003') return done(new AppError('INVALID_ARGUMENT', 'cancelled'));
+        if (char === '\r' || char === '\n') {
+          done(null);
+          return;
+        }
+        if (char === '\u0003') {
+          done(new AppError('INVALID_ARGUMENT', 'cancelled'));
+          return;
+        }
         if (char === '\u007f' || char === '\b') typed = typed.slice(0, -1);
         else typed += char;
       }

@@ -27,7 +27,10 @@ export async function reopenTask(
     if (task === null) throw new AppError('NOT_FOUND', `no task ${taskId}`);
     const status = statusOf(task.status);
     if (status !== 'approved' || task.approvedDiffSha256 === null) {
-      throw new AppError('INVALID_STATE', `task ${taskId} is ${status}: only an approved task is reopened`);
+      throw new AppError(
+        'INVALID_STATE',
+        `task ${taskId} is ${status}: only an approved task is reopened`,
+      );
     }
     await recordAudit(tx, {
       ...auditedAs(actor),

@@ -30,7 +30,8 @@ describe('task ownership and review rules', () => {
     });
   const deps = () => ({ runtime: scratch.runtime });
   const rest = (
-    handler: typeof handleGetTask | typeof handleCancelTask | typeof handleReopenTask,
+    // All three are RestHandler<TaskParams>.
+    handler: typeof handleGetTask,
     token: string,
     id: string,
   ) => handler(bearer(token, handler === handleGetTask ? 'GET' : 'POST', `/${id}`), deps(), { id });
@@ -89,7 +90,7 @@ describe('task ownership and review rules', () => {
   }, 120_000);
 
   afterAll(async () => {
-    await scratch?.close();
+    await scratch.close();
   });
 
   it("hides a person's task from another person's token over REST (404), in the list too", async () => {

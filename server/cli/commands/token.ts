@@ -173,7 +173,10 @@ async function execute(db: Db, command: Exclude<Parsed, { sub: 'help' }>, io: Cl
       return;
     }
     case 'list': {
-      const tokens = await listApiTokens(db, command.user === undefined ? {} : { user: command.user });
+      const tokens = await listApiTokens(
+        db,
+        command.user === undefined ? {} : { user: command.user },
+      );
       if (command.json) {
         io.stdout.write(`${JSON.stringify(tokens.map(infoJson))}\n`);
         return;

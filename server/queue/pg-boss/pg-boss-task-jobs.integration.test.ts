@@ -116,6 +116,24 @@ describe.skipIf(skip)('pg-boss task jobs on PostgreSQL', () => {
     expect(log.mostAtOnce).toBe(1);
   });
 
+  it("keeps a step's follow-up when its worker's heartbeat is late", async () => {
+    // Beats only at start; expires after 1 s: the running step outlives its worker's heartbeat.
+    const runs = new Map<string, number>();
+    const run = async (taskId: string): Promise<StepOutcome> => {
+      const n = (runs.get(taskId) ?? 0) + 1;
+      runs.set(taskId, n);
+      if (n === 1) await new Promise((resolve) => setTimeout(resolve, 1500));
+      return n < 3 ? { kind: 'continue' } : { kind: 'done' };
+    };
+    const worker = await start(
+      { heartbeatMs: 60_000, handler: { step: run, onGiveUp: () => Promise.resolve() } },
+      1000,
+    );
+    const taskId = await newTask(db);
+    await worker.schedule(taskId);
+    await vi.waitFor(() => expect(runs.get(taskId)).toBe(3), eventually);
+  });
+
   it('spreads new tasks over the live workers', async () => {
     const log = new StepLog();
     const done = () => Promise.resolve<StepOutcome>({ kind: 'done' });

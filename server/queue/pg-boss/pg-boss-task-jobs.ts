@@ -148,9 +148,10 @@ export class PgBossTaskJobs implements TaskJobs {
       taskId,
       expiryMs: this.expiryMs,
     });
+    const workerId = placement?.workerId ?? (await this.heldHere(taskId));
     // No live worker: the task stays unplaced, and the first worker to start adopts it.
-    if (placement === null) return;
-    const queue = stepQueue(placement.workerId);
+    if (workerId === null) return;
+    const queue = stepQueue(workerId);
     const key = singletonKey(taskId, followUp.lane);
     // Timers are sent only by the step of the task, so no other timer of it is sent meanwhile.
     if (followUp.lane === 'timer') await this.boss.cancelLaterJobs(queue, key, followUp.at);
@@ -159,9 +160,25 @@ export class PgBossTaskJobs implements TaskJobs {
       priority,
       ...(followUp.lane === 'timer' ? { startAfter: followUp.at } : {}),
     });
-    if (placement.workerId === this.worker?.id) {
+    if (workerId === this.worker?.id) {
       for (const loop of this.worker.loops) this.boss.boss.notifyWorker(loop);
     }
+  }
+
+  /**
+   * With no live worker, this worker when it holds the task: its heartbeat may just be late (a
+   * long tick, a busy database), yet it runs the task's step and must not drop its follow-up, as
+   * the task would then keep a live holder and no job, which no sweep looks for. Were this worker
+   * really stopped, the handover sweeps its queue and moves the job (see `TaskHandover`).
+   */
+  private async heldHere(taskId: string): Promise<string | null> {
+    const id = this.worker?.id;
+    if (id === undefined) return null;
+    const task = await this.db.task.findUnique({
+      where: { id: taskId },
+      select: { workerId: true },
+    });
+    return task?.workerId === id ? id : null;
   }
 
   private makeWorker(options: PgBossWorkerOptions, capacity: number): RunningWorker {

@@ -42,7 +42,7 @@ const input = z.strictObject({
   knownFailures: fields.knownFailures.describe(
     'test ids that may keep failing (environmental): the task is green without them',
   ),
-  team: fields.team.describe("a team you belong to: its members see the task; default: only you"),
+  team: fields.team.describe('a team you belong to: its members see the task; default: only you'),
 });
 
 export const createTaskTool = defineTool({

@@ -64,10 +64,7 @@ export async function resolveShadowTarget(
   return { workspace, label: workspace, taskId: null };
 }
 
-async function taskTarget(
-  taskId: string,
-  { services, actor }: ToolContext,
-): Promise<ShadowTarget> {
+async function taskTarget(taskId: string, { services, actor }: ToolContext): Promise<ShadowTarget> {
   // NOT_FOUND for an unknown task and for one the caller may not see.
   const task = await services.tasks.getTask(taskId, actor);
   const workspace = services.shadows.worktreeOf(taskId);

@@ -52,16 +52,14 @@ export const accountRouter = router({
       });
       return { username: person.username };
     }),
-  tokens: authedProcedure
-    .output(z.array(tokenSchema))
-    .query(async ({ ctx }) =>
-      (await accountsOf(ctx.accounts).listTokens(ctx.actor)).map((t) => ({
-        ...t,
-        createdAt: t.createdAt.toISOString(),
-        lastUsedAt: iso(t.lastUsedAt),
-        revokedAt: iso(t.revokedAt),
-      })),
-    ),
+  tokens: authedProcedure.output(z.array(tokenSchema)).query(async ({ ctx }) =>
+    (await accountsOf(ctx.accounts).listTokens(ctx.actor)).map((t) => ({
+      ...t,
+      createdAt: t.createdAt.toISOString(),
+      lastUsedAt: iso(t.lastUsedAt),
+      revokedAt: iso(t.revokedAt),
+    })),
+  ),
   /** A new token of the signed-in person's; the secret is in this answer only. */
   createToken: authedProcedure
     .input(
