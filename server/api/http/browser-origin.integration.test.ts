@@ -283,7 +283,7 @@ describe('browser endpoints answer only to their own origin', () => {
       );
       // Past the guard: the procedure's own check asks for a signed-in person.
       expect(response.status, describeRaw(response)).toBe(401);
-      expect(response.text).toContain('NOT_FOUND');
+      expect(response.text).toContain('UNAUTHENTICATED');
     });
 
     it('lets a same-origin archive upload through to the route (which wants a session)', async () => {

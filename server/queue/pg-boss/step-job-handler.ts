@@ -90,8 +90,12 @@ export class StepJobHandler {
     };
     this.running.set(taskId, entry);
     this.deps.watch.watch(job.id, entry.controller);
+    // A wake that arrived while the step ran reruns it, but not after a failure: pg-boss's
+    // retry (or the give-up) already follows, and a rerun would start a second chain of
+    // attempts (and a second give-up) for the same task. An aborted step (cancel) does rerun.
+    let settled = false;
     try {
-      await this.run(job, entry.controller.signal);
+      settled = await this.run(job, entry.controller.signal);
     } finally {
       this.deps.watch.unwatch(job.id);
       this.running.delete(taskId);
@@ -99,7 +103,7 @@ export class StepJobHandler {
       // Read through a method: `draining` changes while the step runs.
       if (this.isDraining()) {
         if (entry.controller.signal.aborted || entry.rerun) this.handBack.add(taskId);
-      } else if (entry.rerun) {
+      } else if (entry.rerun && settled) {
         await this.dispatchLogged(taskId, { lane: 'now' }, priorities.requested);
       }
     }
@@ -140,13 +144,14 @@ export class StepJobHandler {
     return [...this.handBack];
   }
 
-  private async run(job: StepJob, signal: AbortSignal): Promise<void> {
+  /** Runs the step; false when it failed for good (given up), true otherwise. */
+  private async run(job: StepJob, signal: AbortSignal): Promise<boolean> {
     const { taskId } = job.data;
     let outcome: StepOutcome;
     try {
       outcome = await this.deps.step(taskId, signal);
     } catch (error) {
-      if (signal.aborted) return;
+      if (signal.aborted) return true;
       if (job.retryCount < job.retryLimit) {
         this.deps.logger.warn('[pg-boss] step failed; pg-boss retries it', {
           taskId,
@@ -156,11 +161,12 @@ export class StepJobHandler {
         throw error;
       }
       await this.giveUp(taskId, error);
-      return;
+      return false;
     }
-    if (signal.aborted) return;
+    if (signal.aborted) return true;
     const next = followUpOf(outcome, this.deps.clock());
     if (next !== null) await this.deps.dispatch(taskId, next, priorities.followUp);
+    return true;
   }
 
   private async giveUp(taskId: string, error: unknown): Promise<void> {
