@@ -9,7 +9,7 @@ import {
 } from '../server/test-support/rest-client';
 import { expect, test } from './support/fixtures';
 import { people } from './support/people';
-import { expectStatus, shownDiffHash, taskStatus } from './support/task-page';
+import { expectStatus, hypothesisRow, shownDiffHash, taskStatus } from './support/task-page';
 
 test('reject rolls the worktree back to the original source', async ({
   page,
@@ -19,9 +19,11 @@ test('reject rolls the worktree back to the original source', async ({
   createPytestTask,
 }) => {
   const { right } = pytestCalc.hypotheses;
-  const id = await createPytestTask({ maxIterations: 1, hypothesesPerIteration: 1 });
+  const id = await createPytestTask({ maxIterations: 1, hypothesesPerIteration: 2 });
   await waitForTask(agent, id, hasStatus('awaiting_hypotheses'), 180_000);
-  const submitted = await submitHypotheses(agent, id, [right]);
+  // The same fix twice (say, two samples of a model that agree): it runs once.
+  const twin = { ...right, name: `twin-of-${right.name}` };
+  const submitted = await submitHypotheses(agent, id, [right, twin]);
   expect(submitted.status, describeResponse(submitted)).toBe(202);
   const ready = await waitForTask(agent, id, hasStatus('awaiting_review'), 180_000);
 
@@ -33,6 +35,10 @@ test('reject rolls the worktree back to the original source', async ({
   await page.goto(`/coding/${id}`);
   await expectStatus(page, 'awaiting_review');
   expect(await shownDiffHash(page)).toBe(ready.diffSha256);
+  await expect(hypothesisRow(page, twin.name)).toContainText(
+    `same tree as ${right.name}: ran once`,
+  );
+  await expect(hypothesisRow(page, right.name)).not.toContainText('same tree as');
 
   await page.getByRole('button', { name: 'Reject', exact: true }).click();
   await expect(taskStatus(page)).toHaveText('rejected');

@@ -114,6 +114,9 @@ function Row({
       <th scope="row">
         {row.name}
         {winner ? <span className="badge">winner</span> : null}
+        {result?.sameTreeAs === undefined ? null : (
+          <p className="same-tree">same tree as {result.sameTreeAs}: ran once</p>
+        )}
       </th>
       <td>{row.origin}</td>
       <td>

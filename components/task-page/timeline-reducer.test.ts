@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { shortSha } from '../format';
 import type { TaskEvent, TimelineItem } from '../trpc/router-types';
 import { reduceTimeline } from './timeline-reducer';
 import { initialTimeline, liveOutputLines, type TimelineState } from './timeline-state';
@@ -277,6 +278,39 @@ describe('reduceTimeline', () => {
       items([{ type: 'task.resumed', status: 'baseline', checkpointSha: null }], 99),
     );
     expect(resumed.status).toBe('baseline');
+  });
+
+  it('notes a workspace restored on a worker that lacked it, saying what was rebuilt', () => {
+    const state = fold(
+      items([
+        {
+          type: 'workspace.restored',
+          checkpointSha: 'c0ffee1234567890',
+          worktreePath: '/data/worktrees/t1',
+          repository: true,
+          bundles: 3,
+          worktree: 'created',
+        },
+        {
+          type: 'workspace.restored',
+          checkpointSha: 'beef001234567890',
+          worktreePath: '/data/worktrees/t1',
+          repository: false,
+          bundles: 0,
+          worktree: 'reset',
+        },
+      ]),
+    );
+    expect(state.notes.map((note) => [note.kind, note.text])).toEqual([
+      [
+        'restored',
+        `Workspace restored at checkpoint ${shortSha('c0ffee1234567890')}: repository rebuilt from 3 stored bundles, worktree created`,
+      ],
+      [
+        'restored',
+        `Workspace restored at checkpoint ${shortSha('beef001234567890')}: worktree reset`,
+      ],
+    ]);
   });
 
   it('reports an intake rejection', () => {

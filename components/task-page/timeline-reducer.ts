@@ -65,6 +65,8 @@ function apply(state: TimelineState, { seq, createdAt, event }: TimelineItem): T
       };
     case 'workspace.ready':
       return { ...state, workspace: event };
+    case 'workspace.restored':
+      return note('restored', restoredText(event));
     case 'setup.started':
       return {
         ...state,
@@ -208,6 +210,17 @@ function apply(state: TimelineState, { seq, createdAt, event }: TimelineItem): T
     default:
       return state;
   }
+}
+
+/** This worker lacked the task's workspace (a takeover) or held an older one: what it rebuilt. */
+function restoredText(event: EventOf<'workspace.restored'>): string {
+  const parts = [
+    ...(event.repository
+      ? [`repository rebuilt from ${event.bundles} stored bundle${event.bundles === 1 ? '' : 's'}`]
+      : []),
+    `worktree ${event.worktree}`,
+  ];
+  return `Workspace restored at checkpoint ${shortSha(event.checkpointSha)}: ${parts.join(', ')}`;
 }
 
 function gateLine(gate: EventOf<'gates.finished'>['gates'][number]): string {

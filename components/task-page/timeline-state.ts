@@ -62,6 +62,7 @@ export interface Note {
     | 'approved'
     | 'rejected'
     | 'rolled_back'
+    | 'restored'
     | 'reopened'
     | 'failed'
     | 'cancelled'

@@ -327,6 +327,45 @@ describe('stepTask', () => {
     expect(store.types().slice(-2)).toEqual(['task.rolled_back', 'task.interrupted']);
   });
 
+  it('abandonTask still ends the task when its worktree cannot be rolled back, and says so', async () => {
+    const store = new MemoryLoopStore();
+    const workspace = new FakeWorkspace();
+    const deps = loopDeps({
+      store,
+      fixer: createScriptedFixer([]),
+      workspaces: fakeWorkspaces(workspace),
+    });
+    for (let i = 0; i < 2; i++) await stepTask(deps, 'task1', signal);
+    // The fault that failed the steps fails the rollback too: a give-up that threw here would be
+    // retried by the queue for ever.
+    workspace.rollbackTo = () => Promise.reject(new Error('index.lock exists'));
+    await abandonTask(deps, 'task1', 'the task could not go on: index.lock exists');
+    expect(store.state.status).toBe('interrupted');
+    expect(store.types()).not.toContain('task.rolled_back');
+    expect(store.events.at(-1)).toEqual({
+      type: 'task.interrupted',
+      reason:
+        'the task could not go on: index.lock exists; its worktree could not be rolled back to the baseline (index.lock exists)',
+    });
+  });
+
+  it('a cancel whose rollback fails throws, for the queue to retry the step', async () => {
+    const store = new MemoryLoopStore();
+    const workspace = new FakeWorkspace();
+    const deps = loopDeps({
+      store,
+      fixer: createScriptedFixer([]),
+      workspaces: fakeWorkspaces(workspace),
+    });
+    for (let i = 0; i < 2; i++) await stepTask(deps, 'task1', signal);
+    workspace.rollbackTo = () => Promise.reject(new Error('index.lock exists'));
+    store.task = { ...store.task, cancelRequestedBy: 'ada' };
+    const before = store.state.status;
+    await expect(stepTask(deps, 'task1', signal)).rejects.toThrow('index.lock exists');
+    expect(store.state.status).toBe(before);
+    expect(store.types()).not.toContain('task.cancelled');
+  });
+
   it('stores a readable reason when a task is abandoned for a thrown error: no stack, no bundle path', async () => {
     const store = new MemoryLoopStore();
     const deps = loopDeps({ store, fixer: createScriptedFixer([]) });

@@ -1,4 +1,4 @@
-import { readableText } from '../../errors/readable-error';
+import { readableError, readableText } from '../../errors/readable-error';
 import type { LoopTask, TaskLoopStore } from './loop-ports';
 import { again, done, type LoopDeps, type StepContext, type StepOutcome } from './step-context';
 import { recordBaseline } from './step-baseline';
@@ -32,11 +32,17 @@ export async function stepTask(
  * Ends a task whose steps keep failing (or that cannot resume after a restart): the worktree goes
  * back to the baseline commit and the task ends `interrupted` with the reason, stored as one
  * readable line (a described error's stack frames and the server's own paths are cut).
+ *
+ * A worktree that cannot be rolled back does not keep the task alive: the give-up is the last
+ * resort, and a rollback that failed the steps would fail every give-up after them too (the
+ * queue would retry it forever). The task ends all the same, saying so; only a store that cannot
+ * be written makes this throw.
  */
 export async function abandonTask(deps: LoopDeps, taskId: string, reason: string): Promise<void> {
   const task = await deps.store.load(taskId);
   if (!activeStatuses.has(task.status)) return;
-  await new TaskStep(deps, taskId, new AbortController().signal).interrupt(task, reason);
+  const step = new TaskStep(deps, taskId, new AbortController().signal);
+  await step.end(task, { type: 'task.interrupted', reason }, { rollbackMayFail: true });
 }
 
 class TaskStep implements StepContext {
@@ -88,9 +94,6 @@ class TaskStep implements StepContext {
     if (end === null) return limit;
     return Math.max(1000, Math.min(limit, end.getTime() - this.deps.clock.now().getTime()));
   }
-  interrupt(task: LoopTask, reason: string): Promise<StepOutcome> {
-    return this.end(task, { type: 'task.interrupted', reason });
-  }
   /** A step interrupted by its signal: a cancel ends the task; a shutdown leaves it to resume. */
   async aborted(task: LoopTask): Promise<StepOutcome> {
     const fresh = await this.deps.store.load(this.taskId);
@@ -103,17 +106,26 @@ class TaskStep implements StepContext {
   async end(
     task: LoopTask,
     event: Extract<TaskEvent, { type: 'task.failed' | 'task.cancelled' | 'task.interrupted' }>,
+    options: { readonly rollbackMayFail?: boolean } = {},
   ): Promise<StepOutcome> {
+    let notRolledBack: string | null = null;
     if (task.baselineCommit !== null && task.sourceId !== null) {
       const workspace = await this.deps.workspaces.open(task).catch(() => null);
       if (workspace !== null) {
-        await workspace.rollbackTo(task.baselineCommit);
-        await this.emit({ type: 'task.rolled_back', to: task.baselineCommit });
+        try {
+          await workspace.rollbackTo(task.baselineCommit);
+          await this.emit({ type: 'task.rolled_back', to: task.baselineCommit });
+        } catch (error) {
+          if (options.rollbackMayFail !== true) throw error;
+          notRolledBack = `; its worktree could not be rolled back to the baseline (${readableError(error)})`;
+        }
       }
     }
     // What is stored and shown: never a stack trace or a path into the server's code.
     const ended =
-      event.type === 'task.cancelled' ? event : { ...event, reason: readableText(event.reason) };
+      event.type === 'task.cancelled'
+        ? event
+        : { ...event, reason: readableText(`${event.reason}${notRolledBack ?? ''}`) };
     const reason = ended.type === 'task.cancelled' ? `cancelled by ${ended.by}` : ended.reason;
     await this.emit(ended, {
       finishedAt: this.deps.clock.now(),

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { ensureTopDir } from '../fs/top-dir';
 import { readJournal, restoreJournal } from './inplace-journal';
 
 /**
@@ -12,6 +13,8 @@ const runPrefix = 'run-';
 
 export async function createRunDir(root: string): Promise<string> {
   await mkdir(root, { recursive: true, mode: 0o700 });
+  // Each run's upper layer in a block group of its own, away from the files of deleted ones.
+  await ensureTopDir(root);
   return mkdtemp(path.join(root, `${runPrefix}${process.pid}-`));
 }
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { AppError } from '../../errors/app-error';
 import { git, gitText } from './git';
 import { importStream, type ImportEntry } from './import-stream';
-import { ensureTopDir } from './top-dir';
+import { ensureTopDir } from '../fs/top-dir';
 import { assertWorkspaceId, sourceGitDir, type WorkspaceLayout } from './workspace-layout';
 
 /** A server-owned bare repository holding one source (a clone or an imported archive). */

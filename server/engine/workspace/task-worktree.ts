@@ -3,7 +3,7 @@ import { basename, join } from 'node:path';
 import { AppError } from '../../errors/app-error';
 import { git, gitText } from './git';
 import { withRepoLock } from './repo-lock';
-import { ensureTopDir } from './top-dir';
+import { ensureTopDir } from '../fs/top-dir';
 import { moveToTrash } from './worktree-trash';
 import { diffCommits, diffWorkTree } from './worktree-diff';
 import type { SourceRepo } from './source-repo';

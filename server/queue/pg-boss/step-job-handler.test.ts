@@ -107,6 +107,21 @@ describe('StepJobHandler', () => {
     ]);
   });
 
+  it('fails the job when its next job cannot be sent, for pg-boss to run one more step', async () => {
+    const down = new Error('database down');
+    const logger = { error: vi.fn(), warn: vi.fn() };
+    const step = vi.fn(() => Promise.resolve<StepOutcome>({ kind: 'continue' }));
+    const { handler } = setUp({ step, logger, dispatch: () => Promise.reject(down) });
+    await expect(handler.handle(job('t', 0))).rejects.toBe(down);
+    // On the last attempt a throw would only end the job: it is logged, the task waits for a wake.
+    await handler.handle(job('t', 2));
+    expect(step).toHaveBeenCalledTimes(2);
+    expect(logger.error).toHaveBeenCalledWith(
+      '[pg-boss] sending the next job failed on the last attempt',
+      expect.objectContaining({ taskId: 't', error: down }),
+    );
+  });
+
   it('counts no attempt and asks for nothing when its job is cancelled mid-step', async () => {
     const { handler, sent, watched } = setUp({ step: (_t, signal) => abortedWith(signal) });
     const running = handler.handle(job('t', 2, 'j'));

@@ -48,7 +48,8 @@ interface RunningStep {
  * - A job for a task whose step already runs in this process runs nothing either: the step in
  *   progress runs again once it ends, so one task never has two steps at once.
  * - A step's outcome becomes the next job (`followUpOf`); a step that throws is failed for
- *   pg-boss to retry, and on its last attempt the task is given up (`onGiveUp`) instead.
+ *   pg-boss to retry, and on its last attempt the task is given up (`onGiveUp`) instead. A next
+ *   job that cannot be sent fails the job too (its retry runs one more step and sends it then).
  * - An aborted step (cancelled, moved, expired, or this worker draining) counts no attempt and
  *   asks for nothing: whoever aborted it sends the next job (the cancel, the takeover, the drain's
  *   hand-over of `drain()`'s list).
@@ -165,7 +166,28 @@ export class StepJobHandler {
     }
     if (signal.aborted) return true;
     const next = followUpOf(outcome, this.deps.clock());
-    if (next !== null) await this.deps.dispatch(taskId, next, priorities.followUp);
+    if (next === null) return true;
+    try {
+      await this.deps.dispatch(taskId, next, priorities.followUp);
+    } catch (error) {
+      // The step is done but its next job could not be sent. Failing this job has pg-boss run it
+      // again, which runs one more step and sends the job then (an extra step is harmless). On
+      // the last attempt there is nothing left to retry with: the task waits for its next wake
+      // (a person's action, or a takeover's sweep).
+      if (job.retryCount < job.retryLimit) {
+        this.deps.logger.warn('[pg-boss] sending the next job failed; pg-boss retries the step', {
+          taskId,
+          jobId: job.id,
+          error,
+        });
+        throw error;
+      }
+      this.deps.logger.error('[pg-boss] sending the next job failed on the last attempt', {
+        taskId,
+        jobId: job.id,
+        error,
+      });
+    }
     return true;
   }
 

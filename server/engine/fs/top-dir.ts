@@ -2,16 +2,20 @@ import { mkdir } from 'node:fs/promises';
 import { execa } from 'execa';
 
 /*
- * Why worktrees and source scratch directories sit under a directory marked "top of directory
- * hierarchies" (`chattr +T`, ext2/3/4's Orlov hint): ext4 places a new directory's inodes in its
+ * Why worktrees, source scratch directories and shadows' run directories sit under a directory
+ * marked "top of directory hierarchies" (`chattr +T`, ext2/3/4's Orlov hint): ext4 places a new
+ * directory's inodes in its
  * parent's group, and, on a file system without a journal (these machines' root), skips every inode
  * of that group deleted in the last one to six minutes, scanning past them again at each new file
  * (`recently_deleted()` in the kernel). A checkout made shortly after another one was deleted, or
  * after an intake deleted its extracted tree, then costs about a millisecond per file in that scan
  * alone (measured: 10–17 s instead of 1.3 s for 5,000 files; docs/benchmarks.md). Under a `T`
  * directory each child goes to a group of its own, chosen from its name among the emptiest, so a
- * checkout never lands among the inodes just freed. It is a placement hint: on other file systems
- * chattr fails and nothing else changes.
+ * checkout never lands among the inodes just freed. The same holds for a cargo shadow's upper
+ * layer, whose copy-up creates about a thousand files right after the previous run's upper was
+ * deleted (docs/benchmarks.md: four such shadows at once, 1.11× of four serial in-place runs with
+ * the scratch root unmarked, 1.04× marked). It is a placement hint: on other file systems chattr
+ * fails and nothing else changes.
  */
 
 const marked = new Map<string, Promise<void>>();
