@@ -349,6 +349,23 @@ describe('stepTask', () => {
     });
   });
 
+  it('abandonTask throws when the store cannot be written, for the give-up to be tried again', async () => {
+    const store = new MemoryLoopStore();
+    const deps = loopDeps({
+      store,
+      fixer: createScriptedFixer([]),
+      workspaces: fakeWorkspaces(new FakeWorkspace()),
+    });
+    for (let i = 0; i < 2; i++) await stepTask(deps, 'task1', signal);
+    const emit = store.emit.bind(store);
+    store.emit = (taskId, event, changes) =>
+      event.type === 'task.rolled_back'
+        ? Promise.reject(new Error('database is locked'))
+        : emit(taskId, event, changes);
+    await expect(abandonTask(deps, 'task1', 'disk gone')).rejects.toThrow('database is locked');
+    expect(store.types()).not.toContain('task.interrupted');
+  });
+
   it('a cancel whose rollback fails throws, for the queue to retry the step', async () => {
     const store = new MemoryLoopStore();
     const workspace = new FakeWorkspace();

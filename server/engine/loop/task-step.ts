@@ -112,13 +112,16 @@ class TaskStep implements StepContext {
     if (task.baselineCommit !== null && task.sourceId !== null) {
       const workspace = await this.deps.workspaces.open(task).catch(() => null);
       if (workspace !== null) {
+        let rolledBack = false;
         try {
           await workspace.rollbackTo(task.baselineCommit);
-          await this.emit({ type: 'task.rolled_back', to: task.baselineCommit });
+          rolledBack = true;
         } catch (error) {
           if (options.rollbackMayFail !== true) throw error;
           notRolledBack = `; its worktree could not be rolled back to the baseline (${readableError(error)})`;
         }
+        // Outside the try: a store that cannot be written is not a worktree that cannot be reset.
+        if (rolledBack) await this.emit({ type: 'task.rolled_back', to: task.baselineCommit });
       }
     }
     // What is stored and shown: never a stack trace or a path into the server's code.
