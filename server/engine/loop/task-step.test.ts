@@ -313,7 +313,8 @@ describe('stepTask', () => {
     expect(store.state.status).toBe('failed');
   });
 
-  it('abandonTask ends an active task as interrupted, rolled back', async () => {
+  /** A task two steps in (past its baseline commit), with a workspace whose faults a test sets. */
+  async function activeTask() {
     const store = new MemoryLoopStore();
     const workspace = new FakeWorkspace();
     const deps = loopDeps({
@@ -322,20 +323,18 @@ describe('stepTask', () => {
       workspaces: fakeWorkspaces(workspace),
     });
     for (let i = 0; i < 2; i++) await stepTask(deps, 'task1', signal);
+    return { store, workspace, deps };
+  }
+
+  it('abandonTask ends an active task as interrupted, rolled back', async () => {
+    const { store, deps } = await activeTask();
     await abandonTask(deps, 'task1', 'disk gone');
     expect(store.state.status).toBe('interrupted');
     expect(store.types().slice(-2)).toEqual(['task.rolled_back', 'task.interrupted']);
   });
 
   it('abandonTask still ends the task when its worktree cannot be rolled back, and says so', async () => {
-    const store = new MemoryLoopStore();
-    const workspace = new FakeWorkspace();
-    const deps = loopDeps({
-      store,
-      fixer: createScriptedFixer([]),
-      workspaces: fakeWorkspaces(workspace),
-    });
-    for (let i = 0; i < 2; i++) await stepTask(deps, 'task1', signal);
+    const { store, workspace, deps } = await activeTask();
     // The fault that failed the steps fails the rollback too: a give-up that threw here would be
     // retried by the queue for ever.
     workspace.rollbackTo = () => Promise.reject(new Error('index.lock exists'));
@@ -350,13 +349,7 @@ describe('stepTask', () => {
   });
 
   it('abandonTask throws when the store cannot be written, for the give-up to be tried again', async () => {
-    const store = new MemoryLoopStore();
-    const deps = loopDeps({
-      store,
-      fixer: createScriptedFixer([]),
-      workspaces: fakeWorkspaces(new FakeWorkspace()),
-    });
-    for (let i = 0; i < 2; i++) await stepTask(deps, 'task1', signal);
+    const { store, deps } = await activeTask();
     const emit = store.emit.bind(store);
     store.emit = (taskId, event, changes) =>
       event.type === 'task.rolled_back'
@@ -367,14 +360,7 @@ describe('stepTask', () => {
   });
 
   it('a cancel whose rollback fails throws, for the queue to retry the step', async () => {
-    const store = new MemoryLoopStore();
-    const workspace = new FakeWorkspace();
-    const deps = loopDeps({
-      store,
-      fixer: createScriptedFixer([]),
-      workspaces: fakeWorkspaces(workspace),
-    });
-    for (let i = 0; i < 2; i++) await stepTask(deps, 'task1', signal);
+    const { store, workspace, deps } = await activeTask();
     workspace.rollbackTo = () => Promise.reject(new Error('index.lock exists'));
     store.task = { ...store.task, cancelRequestedBy: 'ada' };
     const before = store.state.status;
