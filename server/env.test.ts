@@ -14,7 +14,8 @@ describe('loadEnv', () => {
       hypothesisGatherMs: 3000,
       publicUrl: null,
       maxPendingHypotheses: 64,
-      runLimits: { maxMemoryMb: 4096, maxPids: 1024, maxDiskMb: 4096 },
+      runLimits: { maxMemoryMb: 4096, maxPids: 1024, maxDiskMb: 4096, maxInodes: 200_000 },
+      hardMaxRunLimits: { maxMemoryMb: 4096, maxPids: 1024, maxDiskMb: 4096, maxInodes: 200_000 },
       sandboxReadOnlyPaths: [],
       egressAllow: undefined,
       setupTimeoutMs: 900_000,
@@ -54,13 +55,19 @@ describe('loadEnv', () => {
         SHADOWBOX_MAX_MEMORY_MB: '512',
         SHADOWBOX_MAX_PIDS: '64',
         SHADOWBOX_MAX_DISK_MB: '100',
+        SHADOWBOX_MAX_INODES: '5000',
         SHADOWBOX_SANDBOX_RO_PATHS: '/opt/toolchain:/srv/sdk',
       },
       cwd,
     );
     expect(env.publicUrl?.host).toBe('shadowbox.example.com');
     expect(env.maxPendingHypotheses).toBe(8);
-    expect(env.runLimits).toEqual({ maxMemoryMb: 512, maxPids: 64, maxDiskMb: 100 });
+    expect(env.runLimits).toEqual({
+      maxMemoryMb: 512,
+      maxPids: 64,
+      maxDiskMb: 100,
+      maxInodes: 5000,
+    });
     expect(env.sandboxReadOnlyPaths).toEqual(['/opt/toolchain', '/srv/sdk']);
     expect(() => loadEnv({ SHADOWBOX_PUBLIC_URL: 'https://x.example/app' }, cwd)).toThrow(
       'must be an origin only',
@@ -71,6 +78,22 @@ describe('loadEnv', () => {
     expect(() => loadEnv({ SHADOWBOX_SANDBOX_RO_PATHS: 'relative/dir' }, cwd)).toThrow(
       'must be a colon-separated list of absolute paths',
     );
+  });
+
+  it('reads the hard maxima an admin may raise caps to, never below their ceilings', () => {
+    const env = loadEnv(
+      { SHADOWBOX_HARD_MAX_MEMORY_MB: '16384', SHADOWBOX_HARD_MAX_INODES: '1000000' },
+      cwd,
+    );
+    expect(env.hardMaxRunLimits).toEqual({
+      maxMemoryMb: 16_384,
+      maxPids: 1024,
+      maxDiskMb: 4096,
+      maxInodes: 1_000_000,
+    });
+    expect(() =>
+      loadEnv({ SHADOWBOX_MAX_PIDS: '512', SHADOWBOX_HARD_MAX_PIDS: '256' }, cwd),
+    ).toThrow('SHADOWBOX_HARD_MAX_PIDS="256" is below the ceiling it raises (512)');
   });
 
   it('reads the gather window in seconds and refuses anything but a number', () => {

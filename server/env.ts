@@ -22,8 +22,13 @@ export interface Env {
   publicUrl: URL | null;
   /** Hypotheses a task may hold waiting to run; one more is refused with INBOX_FULL. */
   maxPendingHypotheses: number;
-  /** The server's default resource caps for every sandboxed run; a task may set its own. */
+  /**
+   * The server's resource caps for every sandboxed run, and the most a task may ask: a task may
+   * lower them; only an admin may raise them, up to `hardMaxRunLimits`.
+   */
   runLimits: RunLimits;
+  /** The most an admin may give a task (SHADOWBOX_HARD_MAX_*; default: `runLimits`). */
+  hardMaxRunLimits: RunLimits;
   /** Host paths bound read-only into every sandbox beyond the built-in list (toolchains). */
   sandboxReadOnlyPaths: string[];
   /** SHADOWBOX_EGRESS_ALLOW as given: adds to (`+host`) or replaces the setup allowlist. */
@@ -97,6 +102,11 @@ const schema = z.object({
   SHADOWBOX_MAX_MEMORY_MB: optional.pipe(positiveInteger(16, 1_048_576).optional()),
   SHADOWBOX_MAX_PIDS: optional.pipe(positiveInteger(8, 4_194_304).optional()),
   SHADOWBOX_MAX_DISK_MB: optional.pipe(positiveInteger(1, 16_777_216).optional()),
+  SHADOWBOX_MAX_INODES: optional.pipe(positiveInteger(100, 1_000_000_000).optional()),
+  SHADOWBOX_HARD_MAX_MEMORY_MB: optional.pipe(positiveInteger(16, 1_048_576).optional()),
+  SHADOWBOX_HARD_MAX_PIDS: optional.pipe(positiveInteger(8, 4_194_304).optional()),
+  SHADOWBOX_HARD_MAX_DISK_MB: optional.pipe(positiveInteger(1, 16_777_216).optional()),
+  SHADOWBOX_HARD_MAX_INODES: optional.pipe(positiveInteger(100, 1_000_000_000).optional()),
   SHADOWBOX_EGRESS_ALLOW: optional,
   SHADOWBOX_SETUP_TIMEOUT_SECS: optional.pipe(positiveInteger(1, 86_400).optional()),
   SHADOWBOX_AUTH_SECRET: optional.pipe(
@@ -124,6 +134,41 @@ const schema = z.object({
       .optional(),
   ),
 });
+
+/**
+ * The caps (ceilings a task may only lower) and the hard maximum an admin may raise a task's caps
+ * to; a hard maximum below its ceiling is a mistake in the configuration, refused at start.
+ */
+function runLimitsOf(
+  values: z.output<typeof schema>,
+  source: EnvSource,
+): { runLimits: RunLimits; hardMaxRunLimits: RunLimits } {
+  const runLimits: RunLimits = {
+    maxMemoryMb: values.SHADOWBOX_MAX_MEMORY_MB ?? defaultRunLimits.maxMemoryMb,
+    maxPids: values.SHADOWBOX_MAX_PIDS ?? defaultRunLimits.maxPids,
+    maxDiskMb: values.SHADOWBOX_MAX_DISK_MB ?? defaultRunLimits.maxDiskMb,
+    maxInodes: values.SHADOWBOX_MAX_INODES ?? defaultRunLimits.maxInodes,
+  };
+  const hard = {
+    maxMemoryMb: ['SHADOWBOX_HARD_MAX_MEMORY_MB', values.SHADOWBOX_HARD_MAX_MEMORY_MB],
+    maxPids: ['SHADOWBOX_HARD_MAX_PIDS', values.SHADOWBOX_HARD_MAX_PIDS],
+    maxDiskMb: ['SHADOWBOX_HARD_MAX_DISK_MB', values.SHADOWBOX_HARD_MAX_DISK_MB],
+    maxInodes: ['SHADOWBOX_HARD_MAX_INODES', values.SHADOWBOX_HARD_MAX_INODES],
+  } as const;
+  const hardMaxRunLimits = { ...runLimits };
+  for (const name of Object.keys(hard) as (keyof RunLimits)[]) {
+    const [variable, value] = hard[name];
+    if (value === undefined) continue;
+    if (value < runLimits[name]) {
+      throw envError(
+        `${variable}=${JSON.stringify(source[variable] ?? '')} is below the ceiling it raises (${runLimits[name]})`,
+        [variable],
+      );
+    }
+    hardMaxRunLimits[name] = value;
+  }
+  return { runLimits, hardMaxRunLimits };
+}
 
 function seconds(min: number, max: number) {
   return z
@@ -153,6 +198,11 @@ export function loadEnv(source: EnvSource = process.env, cwd: string = process.c
     SHADOWBOX_MAX_MEMORY_MB: source.SHADOWBOX_MAX_MEMORY_MB,
     SHADOWBOX_MAX_PIDS: source.SHADOWBOX_MAX_PIDS,
     SHADOWBOX_MAX_DISK_MB: source.SHADOWBOX_MAX_DISK_MB,
+    SHADOWBOX_MAX_INODES: source.SHADOWBOX_MAX_INODES,
+    SHADOWBOX_HARD_MAX_MEMORY_MB: source.SHADOWBOX_HARD_MAX_MEMORY_MB,
+    SHADOWBOX_HARD_MAX_PIDS: source.SHADOWBOX_HARD_MAX_PIDS,
+    SHADOWBOX_HARD_MAX_DISK_MB: source.SHADOWBOX_HARD_MAX_DISK_MB,
+    SHADOWBOX_HARD_MAX_INODES: source.SHADOWBOX_HARD_MAX_INODES,
     SHADOWBOX_SANDBOX_RO_PATHS: source.SHADOWBOX_SANDBOX_RO_PATHS,
     SHADOWBOX_EGRESS_ALLOW: source.SHADOWBOX_EGRESS_ALLOW,
     SHADOWBOX_SETUP_TIMEOUT_SECS: source.SHADOWBOX_SETUP_TIMEOUT_SECS,
@@ -178,6 +228,7 @@ export function loadEnv(source: EnvSource = process.env, cwd: string = process.c
   const database = parseDatabaseUrl(values.DATABASE_URL, dataDir, cwd);
   const role = values.SHADOWBOX_ROLE ?? 'all';
   checkRole(role, database);
+  const { runLimits, hardMaxRunLimits } = runLimitsOf(values, source);
   const workerHeartbeatMs = Math.round((values.SHADOWBOX_WORKER_HEARTBEAT_SECS ?? 5) * 1000);
   return {
     dataDir,
@@ -187,11 +238,8 @@ export function loadEnv(source: EnvSource = process.env, cwd: string = process.c
     hypothesisGatherMs: Math.round((values.SHADOWBOX_HYPOTHESIS_GATHER_SECS ?? 3) * 1000),
     publicUrl: values.SHADOWBOX_PUBLIC_URL ?? null,
     maxPendingHypotheses: values.SHADOWBOX_MAX_PENDING_HYPOTHESES ?? 64,
-    runLimits: {
-      maxMemoryMb: values.SHADOWBOX_MAX_MEMORY_MB ?? defaultRunLimits.maxMemoryMb,
-      maxPids: values.SHADOWBOX_MAX_PIDS ?? defaultRunLimits.maxPids,
-      maxDiskMb: values.SHADOWBOX_MAX_DISK_MB ?? defaultRunLimits.maxDiskMb,
-    },
+    runLimits,
+    hardMaxRunLimits,
     sandboxReadOnlyPaths: values.SHADOWBOX_SANDBOX_RO_PATHS ?? [],
     egressAllow: values.SHADOWBOX_EGRESS_ALLOW,
     setupTimeoutMs: (values.SHADOWBOX_SETUP_TIMEOUT_SECS ?? 15 * 60) * 1000,

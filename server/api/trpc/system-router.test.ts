@@ -14,7 +14,7 @@ const status: SandboxStatus = {
     disk: 'upper-layer watcher and file-size rlimit',
     notes: ['the process cap counts the sandbox user’s processes, not the run’s'],
   },
-  defaultLimits: { maxMemoryMb: 4096, maxPids: 1024, maxDiskMb: 4096 },
+  defaultLimits: { maxMemoryMb: 4096, maxPids: 1024, maxDiskMb: 4096, maxInodes: 200_000 },
 };
 
 describe('system.sandbox', () => {

@@ -31,6 +31,7 @@ Options:
   --max-memory-mb N    memory of one hypothesis's run, every process together (default: 4096)
   --max-pids N         processes and threads of one run at once (default: 1024)
   --max-disk-mb N      what one run may write into its shadow (default: 4096)
+  --max-inodes N       files one run may create in its shadow and tmpfs (default: 200000)
   --apply              write the winner into the workspace (all or nothing)
   --json               print one JSON object instead of the table
   --mode MODE          auto (default), overlay or inplace
@@ -88,6 +89,7 @@ export const shadowRunCommand: CliCommand = async (args, io) => {
       'max-memory-mb': { type: 'string' },
       'max-pids': { type: 'string' },
       'max-disk-mb': { type: 'string' },
+      'max-inodes': { type: 'string' },
       apply: { type: 'boolean' },
       json: { type: 'boolean' },
       mode: { type: 'string' },
@@ -142,6 +144,7 @@ export const shadowRunCommand: CliCommand = async (args, io) => {
       positiveInteger('max-memory-mb', values['max-memory-mb']) ?? env.runLimits.maxMemoryMb,
     maxPids: positiveInteger('max-pids', values['max-pids']) ?? env.runLimits.maxPids,
     maxDiskMb: positiveInteger('max-disk-mb', values['max-disk-mb']) ?? env.runLimits.maxDiskMb,
+    maxInodes: positiveInteger('max-inodes', values['max-inodes']) ?? env.runLimits.maxInodes,
   };
 
   const shadows = await createShadowRunner({

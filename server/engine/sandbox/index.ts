@@ -23,12 +23,24 @@ export {
   type Enforcement,
 } from './probe';
 export { prepareSandbox, type SandboxHost, type PreparedSandbox } from './sandbox-host';
-export { diskUsage, watchRun, type RunWatch, type RunWatchOptions } from './run-watch';
+export {
+  diskUsage,
+  inodeUsage,
+  treeUsage,
+  watchRun,
+  type RunWatch,
+  type RunWatchOptions,
+  type TreeUsage,
+} from './run-watch';
 export type { SandboxRoot } from './sandbox-root';
 export {
   defaultRunLimits,
   describeLimitExceeded,
   runLimitsProblem,
+  runLimitsAboveCeiling,
+  clampRunLimits,
+  runLimitBounds,
+  runLimitNames,
   pickRunLimits,
   type RunLimits,
   type LimitExceeded,

@@ -2,17 +2,14 @@ import { execa } from 'execa';
 import type { RunCgroup } from './cgroups';
 import type { LimitExceeded, RunLimits } from './run-limits';
 
-/**
- * Bytes the trees occupy on disk (allocated blocks, so sparse files count as written), by GNU du:
- * one process in C (a cargo upper of ~1,000 files in a few ms), walking with openat, so no path
- * length stops it. Files that vanish during the walk make du complain and exit 1; its total
- * still stands.
- */
-export async function diskUsage(dirs: readonly string[]): Promise<number> {
-  const result = await execa('du', ['-s', '-c', '-x', '-B1', '--', ...dirs], {
+const duEnv = { LC_ALL: 'C', PATH: process.env.PATH ?? '/usr/bin:/bin' };
+
+/** The total GNU du prints for the trees, in the unit its `flags` choose. */
+async function duTotal(flags: readonly string[], dirs: readonly string[]): Promise<number> {
+  const result = await execa('du', ['-s', '-c', '-x', ...flags, '--', ...dirs], {
     reject: false,
     extendEnv: false,
-    env: { LC_ALL: 'C', PATH: process.env.PATH ?? '/usr/bin:/bin' },
+    env: duEnv,
     stdin: 'ignore',
     stderr: 'ignore',
   });
@@ -21,6 +18,36 @@ export async function diskUsage(dirs: readonly string[]): Promise<number> {
     throw new Error(`du could not measure ${dirs.join(', ')}: exit ${String(result.exitCode)}`);
   }
   return Number(total[1]);
+}
+
+/**
+ * Bytes the trees occupy on disk (allocated blocks, so sparse files count as written), by GNU du:
+ * one process in C (a cargo upper of ~1,000 files in a few ms), walking with openat, so no path
+ * length stops it. Files that vanish during the walk make du complain and exit 1; its total
+ * still stands.
+ */
+export async function diskUsage(dirs: readonly string[]): Promise<number> {
+  return duTotal(['-B1'], dirs);
+}
+
+/**
+ * Inodes in the trees (files, directories, links, each counted once), by `du --inodes`: empty
+ * files occupy no blocks, so only a count of them stops a run spending the host's inodes.
+ */
+export async function inodeUsage(dirs: readonly string[]): Promise<number> {
+  return duTotal(['--inodes'], dirs);
+}
+
+/** What the run's trees hold on disk: bytes and inodes. */
+export interface TreeUsage {
+  readonly bytes: number;
+  readonly inodes: number;
+}
+
+/** Both measurements at once: the second walk finds the first one's directory entries cached. */
+export async function treeUsage(dirs: readonly string[]): Promise<TreeUsage> {
+  const [bytes, inodes] = await Promise.all([diskUsage(dirs), inodeUsage(dirs)]);
+  return { bytes, inodes };
 }
 
 export interface RunWatchOptions {
@@ -44,28 +71,33 @@ const maxIntervalMs = 5_000;
  * (which the run's memory cap bounds) writes proceed at the disk's writeback speed, well below this.
  */
 const assumedWriteBytesPerSec = 2 * 1024 * 1024 * 1024;
+/** The fastest a run is assumed to create files, sustained (a C loop of creat on overlayfs manages about this). */
+const assumedFilesPerSec = 100_000;
 
 /**
  * When to measure the upper layer again: never sooner than the walk's own cost allows (≤ ~5% of a
- * core), and no sooner than the run could fill the room left at `assumedWriteBytesPerSec`. A cargo run far below
- * its cap is then measured every second or two instead of five times a second: each measurement
- * is a process spawn (~10 ms of CPU), and four parallel runs on two cores paid ~2 CPU seconds for
+ * core), and no sooner than the run could fill the room left (bytes at `assumedWriteBytesPerSec`,
+ * inodes at `assumedFilesPerSec`, whichever runs out first). A cargo run far below its caps is
+ * then measured every second or two instead of five times a second: each measurement is a
+ * process spawn (~10 ms of CPU), and four parallel runs on two cores paid ~2 CPU seconds for
  * them per round.
  */
-export function nextCheckMs(walkMs: number, usedBytes: number, capBytes: number): number {
-  const headroomMs = ((capBytes - usedBytes) / assumedWriteBytesPerSec) * 1000;
+export function nextCheckMs(walkMs: number, used: TreeUsage, caps: TreeUsage): number {
+  const bytesRoomMs = ((caps.bytes - used.bytes) / assumedWriteBytesPerSec) * 1000;
+  const inodesRoomMs = ((caps.inodes - used.inodes) / assumedFilesPerSec) * 1000;
+  const headroomMs = Math.min(bytesRoomMs, inodesRoomMs);
   return Math.min(maxIntervalMs, Math.max(minIntervalMs, walkMs * 20, headroomMs));
 }
 
 /**
  * Watches a running sandbox for the caps a kernel does not end by itself: the OOM killer kills
  * one process (the run may go on without it) and a fork refused at the process cap only fails
- * that fork, so either is turned into the end of the run; the disk cap is checked by measuring the
- * upper layer, as often as `nextCheckMs` says.
+ * that fork, so either is turned into the end of the run; the disk and inode caps are checked by
+ * measuring the upper layer, as often as `nextCheckMs` says.
  */
 export function watchRun(options: RunWatchOptions): RunWatch {
   const { limits, cgroup, measured } = options;
-  const diskBytes = limits.maxDiskMb * 1024 * 1024;
+  const caps: TreeUsage = { bytes: limits.maxDiskMb * 1024 * 1024, inodes: limits.maxInodes };
   let exceeded: LimitExceeded | null = null;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
@@ -85,9 +117,10 @@ export function watchRun(options: RunWatchOptions): RunWatch {
     }
     const started = performance.now();
     if (exceeded === null && measured.length > 0 && (force || started >= diskDueAt)) {
-      const used = await diskUsage(measured);
-      if (used >= diskBytes) exceeded = 'disk';
-      diskDueAt = started + nextCheckMs(performance.now() - started, used, diskBytes);
+      const used = await treeUsage(measured);
+      if (used.bytes >= caps.bytes) exceeded = 'disk';
+      else if (used.inodes > caps.inodes) exceeded = 'inodes';
+      diskDueAt = started + nextCheckMs(performance.now() - started, used, caps);
     }
     const untilDisk = measured.length > 0 ? diskDueAt - performance.now() : maxIntervalMs;
     return cgroup !== null ? minIntervalMs : Math.max(minIntervalMs, untilDisk);
