@@ -14,6 +14,8 @@ export interface AuditEntryInput {
   readonly action: string;
   /** What was acted on, e.g. "token:<id>"; what `listAudit({ target })` filters on. */
   readonly target?: string;
+  /** The person acted on, by id: names change (an admin renames), ids do not. */
+  readonly subjectUserId?: string | undefined;
   readonly details?: Prisma.InputJsonValue;
 }
 
@@ -23,6 +25,7 @@ export interface AuditEntry {
   readonly actorUserId: string | null;
   readonly action: string;
   readonly target: string | null;
+  readonly subjectUserId: string | null;
   readonly details: Prisma.JsonValue | null;
   readonly createdAt: Date;
 }
@@ -40,6 +43,7 @@ export async function recordAudit(
       actorUserId: entry.actorUserId ?? null,
       action: entry.action,
       target: entry.target ?? null,
+      subjectUserId: entry.subjectUserId ?? null,
       ...(entry.details === undefined ? {} : { details: entry.details }),
     },
     select: { id: true },
@@ -49,11 +53,12 @@ export async function recordAudit(
 /**
  * Newest first; `limit` 1–1000 (default 100); `target` keeps only rows about that object (a task
  * id, "token:<id>", "user:<name>" …), `actorUserId` only what that person did (directly or
- * through their tokens).
+ * through their tokens), `personId` what that person did or had done to them (by id, so it holds
+ * across renames).
  */
 export async function listAudit(
   db: Db | Prisma.TransactionClient,
-  options: { target?: string; actorUserId?: string; limit?: number } = {},
+  options: { target?: string; actorUserId?: string; personId?: string; limit?: number } = {},
 ): Promise<AuditEntry[]> {
   const limit = options.limit ?? 100;
   if (!Number.isInteger(limit) || limit < 1 || limit > 1000) {
@@ -66,6 +71,9 @@ export async function listAudit(
     where: {
       ...(options.target === undefined ? {} : { target: options.target }),
       ...(options.actorUserId === undefined ? {} : { actorUserId: options.actorUserId }),
+      ...(options.personId === undefined
+        ? {}
+        : { OR: [{ actorUserId: options.personId }, { subjectUserId: options.personId }] }),
     },
     orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
     take: limit,
@@ -75,6 +83,7 @@ export async function listAudit(
       actorUserId: true,
       action: true,
       target: true,
+      subjectUserId: true,
       details: true,
       createdAt: true,
     },

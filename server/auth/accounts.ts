@@ -10,7 +10,7 @@ import {
   type CreatedApiToken,
 } from './api-tokens';
 import { createAuth, type Auth } from './auth';
-import { addPerson, listPeople, personIdOf, type PersonInfo } from './people';
+import { addPerson, listPeople, personIdOf, renamePerson, type PersonInfo } from './people';
 import { requireAdmin } from './permissions';
 import { sessionActor } from './session-actor';
 import { checkSetupLink, createSetupLink, redeemSetupLink, setupLinkUrl } from './setup-link';
@@ -46,7 +46,12 @@ export interface Accounts {
     actor: Actor,
     input: { username: string; password: string; role: Role },
   ): Promise<PersonInfo>;
-  /** The audit log, newest first, filtered by task and person (admins only). */
+  /** Renames a person (admins only; nobody renames themselves), audited with their id. */
+  renamePerson(actor: Actor, input: { from: string; to: string }): Promise<PersonInfo>;
+  /**
+   * The audit log, newest first, filtered by task and person (admins only): a person's rows are
+   * what they did and what was done to them, found by id, so they hold across renames.
+   */
   listAudit(
     actor: Actor,
     filter: { taskId?: string; username?: string; limit?: number },
@@ -91,13 +96,14 @@ export function createAccounts(options: AccountsOptions): Accounts {
       requireAdmin(actor, 'adding people');
       return addPerson(db, { ...input, actor });
     },
+    renamePerson: (actor, input) => renamePerson(db, { ...input, actor }),
     async listAudit(actor, filter) {
       requireAdmin(actor, 'reading the audit log');
       const person =
         filter.username === undefined ? undefined : await personIdOf(db, filter.username);
       return listAudit(db, {
         ...(filter.taskId === undefined ? {} : { target: filter.taskId }),
-        ...(person === undefined ? {} : { actorUserId: person.id }),
+        ...(person === undefined ? {} : { personId: person.id }),
         ...(filter.limit === undefined ? {} : { limit: filter.limit }),
       });
     },

@@ -205,6 +205,7 @@ export async function createApiToken(
       ...auditPerson(actor),
       action: 'token.create',
       target: `token:${row.id}`,
+      subjectUserId: owner.id,
       details: { name, scopes, user: options.user },
     });
     return row;
@@ -273,12 +274,12 @@ export async function revokeApiToken(
   const actor = options.actor ?? cliActor;
   const now = options.now ?? new Date();
   return db.$transaction(async (tx) => {
-    const existing = await tx.apiToken.findUnique({ where: { id }, select: infoSelect });
+    const existing = await tx.apiToken.findUnique({ where: { id }, select: { userId: true } });
     const notFound = new AppError('NOT_FOUND', `no API token with id ${JSON.stringify(id)}`);
     if (existing === null) throw notFound;
-    // Someone else's token does not exist for a non-admin.
+    // Someone else's token does not exist for a non-admin (by id: names can change).
     const person = personOf(actor);
-    if (person !== null && person.role !== 'admin' && existing.user?.username !== person.username) {
+    if (person !== null && person.role !== 'admin' && existing.userId !== person.id) {
       throw notFound;
     }
     const { count } = await tx.apiToken.updateMany({
@@ -293,6 +294,7 @@ export async function revokeApiToken(
         ...auditPerson(actor),
         action: 'token.revoke',
         target: `token:${id}`,
+        ...(existing.userId === null ? {} : { subjectUserId: existing.userId }),
       });
     }
     return { ...toInfo(row), alreadyRevoked: count === 0 };

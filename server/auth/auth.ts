@@ -4,15 +4,18 @@ import { APIError, createAuthMiddleware } from 'better-auth/api';
 import { username } from 'better-auth/plugins';
 import type { Db } from '../db/client';
 import { normaliseUsername, usernamePattern } from './usernames';
-import { consumeAttempt, signInPerUser } from './sign-in-throttle';
+import { addressKey, canonicalAddress } from './client-address';
+import { clearAttempts, consumeAttempt, signInBackoff, signInKey } from './sign-in-throttle';
 
 /**
  * Sign-in, through better-auth: username and password (scrypt, better-auth's memory-hard default),
  * sessions in httpOnly SameSite=Lax cookies (Secure, and `__Secure-` named, when the server is
  * served over https), better-auth's origin check on every state change (on top of the browser
  * guard in server/api/browser-origin.ts), sign-in limited per address (better-auth) and per
- * username (sign-in-throttle.ts). Nobody signs up: people are made by an admin or the CLI
- * (server/auth/people.ts), the first one through the one-time set-up link.
+ * username and address with backoff (sign-in-throttle.ts); the address is X-Forwarded-For as
+ * client-address.ts settled it. Nobody signs up: people are made by an admin or the CLI
+ * (server/auth/people.ts), the first one through the one-time set-up link, and nobody renames
+ * themselves: only an admin does (people.ts `renamePerson`, audited).
  */
 export interface AuthOptions {
   readonly db: Db;
@@ -51,6 +54,7 @@ export function createAuth(options: AuthOptions) {
         maxUsernameLength: 32,
         usernameValidator: (name) => usernamePattern.test(name),
         usernameNormalization: normaliseUsername,
+        immutableUsername: true,
       }),
     ],
     session: { expiresIn: sessionLifetimeSecs, updateAge: 24 * 3600 },
@@ -75,22 +79,37 @@ export function createAuth(options: AuthOptions) {
     hooks: {
       before: createAuthMiddleware(async (ctx) => {
         refuseCrossSite(ctx.request, trusted);
-        if (!ctx.path.startsWith('/sign-in')) return;
-        const body = (ctx.body ?? {}) as { username?: unknown };
-        if (typeof body.username !== 'string') return;
-        const decision = await consumeAttempt(
-          db,
-          `user:${normaliseUsername(body.username)}`,
-          signInPerUser,
-        );
+        refuseOwnNameChange(ctx.path, ctx.body);
+        const key = signInThrottleKey(ctx.path, ctx.body, ctx.request);
+        if (key === null) return;
+        const decision = await consumeAttempt(db, key, signInBackoff);
         if (!decision.allowed) {
           throw new APIError('TOO_MANY_REQUESTS', {
-            message: `too many sign-in attempts for this user; try again in ${decision.retryAfterSecs} s`,
+            message: `too many sign-in attempts for this user from this address; try again in ${decision.retryAfterSecs} s`,
           });
         }
       }),
+      after: createAuthMiddleware(async (ctx) => {
+        const key = signInThrottleKey(ctx.path, ctx.body, ctx.request);
+        if (key !== null && ctx.context.newSession !== null) await clearAttempts(db, key);
+      }),
     },
     databaseHooks: {
+      user: {
+        update: {
+          // The last line behind refuseOwnNameChange: no better-auth endpoint writes a name.
+          before: (data) => {
+            const changed = nameFields.filter((field) => field in data);
+            if (changed.length > 0) {
+              throw new APIError('FORBIDDEN', {
+                code: 'USERNAME_CHANGE_REFUSED',
+                message: `only an admin changes a username (${changed.join(', ')})`,
+              });
+            }
+            return Promise.resolve();
+          },
+        },
+      },
       session: {
         create: {
           // A disabled person gets no new session (their old ones were deleted when disabled).
@@ -110,6 +129,38 @@ export function createAuth(options: AuthOptions) {
 }
 
 export type Auth = ReturnType<typeof createAuth>;
+
+/** The columns that name a person; only `renamePerson` (an admin) writes them. */
+const nameFields = ['username', 'displayUsername', 'name'] as const;
+
+/**
+ * People do not rename themselves: a name is how admins grant, audit and disable
+ * (`user disable NAME`), and a free rename would let anyone squat a name an admin means to give.
+ */
+function refuseOwnNameChange(path: string, body: unknown): void {
+  if (path !== '/update-user' || typeof body !== 'object' || body === null) return;
+  const changed = nameFields.filter((field) => field in body);
+  if (changed.length > 0) {
+    throw new APIError('FORBIDDEN', {
+      code: 'USERNAME_CHANGE_REFUSED',
+      message: `only an admin changes a username (${changed.join(', ')}); ask one to run \`shadowbox user rename\``,
+    });
+  }
+}
+
+/** The sign-in limit's key for a sign-in request (username and address), else null. */
+function signInThrottleKey(
+  path: string,
+  body: unknown,
+  request: Request | undefined,
+): string | null {
+  if (!path.startsWith('/sign-in')) return null;
+  const { username } = (body ?? {}) as { username?: unknown };
+  if (typeof username !== 'string') return null;
+  const forwarded = request?.headers.get('x-forwarded-for') ?? null;
+  const address = forwarded === null ? null : canonicalAddress(forwarded);
+  return signInKey(normaliseUsername(username), addressKey(address));
+}
 
 /**
  * Login CSRF: better-auth checks the Origin of requests that carry cookies, but its username

@@ -2,7 +2,7 @@ import { hashPassword } from 'better-auth/crypto';
 import { recordAudit } from '../audit/audit-log';
 import type { Db, Prisma } from '../db/client';
 import { AppError } from '../errors/app-error';
-import { actorLabel, cliActor, isRole, type Actor, type Person, type Role } from './actor';
+import { auditedAs, cliActor, isRole, type Actor, type Person, type Role } from './actor';
 import { requireAdmin } from './permissions';
 import { parseUsername, placeholderEmail } from './usernames';
 
@@ -78,9 +78,12 @@ export async function addPerson(
       data: { userId: row.id, providerId: 'credential', accountId: row.id, password: hash },
     });
     await recordAudit(tx, {
-      actor: input.auditAs ?? actorLabel(input.actor ?? cliActor),
+      ...(input.auditAs === undefined
+        ? auditedAs(input.actor ?? cliActor)
+        : { actor: input.auditAs }),
       action: 'user.add',
       target: `user:${name}`,
+      subjectUserId: row.id,
       details: { role: input.role },
     });
     return { ...row, username: name, role: input.role };
@@ -126,11 +129,55 @@ export async function disablePerson(
     await tx.user.update({ where: { id: row.id }, data: { disabledAt } });
     await tx.session.deleteMany({ where: { userId: row.id } });
     await recordAudit(tx, {
-      actor: actorLabel(actor),
+      ...auditedAs(actor),
       action: 'user.disable',
       target: `user:${name}`,
+      subjectUserId: row.id,
     });
     return { ...row, username: name, role, disabledAt, alreadyDisabled: false };
+  });
+}
+
+/**
+ * Renames a person: only an admin (or the CLI) may, never the person themselves (better-auth's own
+ * update-user is refused in auth.ts), so a name cannot be squatted and `user disable NAME` always
+ * finds whom the admin means. Sessions, tokens, teams and tasks follow: they hold the id. The
+ * placeholder email follows too, or a later person given the old name would collide with it.
+ * Audited with the person's id. NOT_FOUND for an unknown name, CONFLICT for a taken one.
+ */
+export async function renamePerson(
+  db: Db,
+  input: { from: string; to: string; actor?: Actor },
+): Promise<PersonInfo & { readonly previousUsername: string }> {
+  const actor = input.actor ?? cliActor;
+  requireAdmin(actor, 'renaming people');
+  const from = parseUsername(input.from);
+  const to = parseUsername(input.to);
+  if (from === to) throw new AppError('INVALID_ARGUMENT', `${from} is already named ${to}`);
+  return db.$transaction(async (tx) => {
+    const row = await tx.user.findUnique({ where: { username: from } });
+    if (row === null) throw new AppError('NOT_FOUND', `no user named ${from}`);
+    const taken = await tx.user.findUnique({ where: { username: to }, select: { id: true } });
+    if (taken !== null) throw new AppError('CONFLICT', `a user named ${to} already exists`);
+    await tx.user.update({
+      where: { id: row.id },
+      data: { username: to, displayUsername: to, name: to, email: placeholderEmail(to) },
+    });
+    await recordAudit(tx, {
+      ...auditedAs(actor),
+      action: 'user.rename',
+      target: `user:${to}`,
+      subjectUserId: row.id,
+      details: { from, to },
+    });
+    return {
+      id: row.id,
+      username: to,
+      role: isRole(row.role) ? row.role : 'author',
+      disabledAt: row.disabledAt,
+      createdAt: row.createdAt,
+      previousUsername: from,
+    };
   });
 }
 

@@ -1,7 +1,7 @@
 import { recordAudit } from '../audit/audit-log';
 import type { Db } from '../db/client';
 import { AppError } from '../errors/app-error';
-import { actorLabel, cliActor, lowerRole, type Actor, type Role } from './actor';
+import { auditedAs, cliActor, lowerRole, type Actor, type Role } from './actor';
 import { personIdOf } from './people';
 import { requireAdmin } from './permissions';
 
@@ -32,7 +32,7 @@ export async function addTeam(
       throw new AppError('CONFLICT', `a team named ${team} already exists`);
     }
     const row = await tx.team.create({ data: { name: team }, select: { id: true, name: true } });
-    await recordAudit(tx, { actor: actorLabel(actor), action: 'team.add', target: `team:${team}` });
+    await recordAudit(tx, { ...auditedAs(actor), action: 'team.add', target: `team:${team}` });
     return row;
   });
 }
@@ -64,9 +64,10 @@ export async function setTeamMember(
       update: { role: input.role },
     });
     await recordAudit(tx, {
-      actor: actorLabel(actor),
+      ...auditedAs(actor),
       action: 'team.member',
       target: `team:${teamName}`,
+      subjectUserId: person.id,
       details: { username: input.username, role: input.role },
     });
   });

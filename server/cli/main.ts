@@ -29,7 +29,7 @@ const commands: Record<string, { summary: string; load: () => Promise<CliCommand
     load: async () => (await import('./commands/token')).tokenCommand,
   },
   user: {
-    summary: 'add, list or disable the people who sign in (admins, reviewers, authors)',
+    summary: 'add, list, disable or rename the people who sign in (admins, reviewers, authors)',
     load: async () => (await import('./commands/user')).userCommand,
   },
   team: {

@@ -92,4 +92,42 @@ describe('shadowbox user, team and token --user', () => {
       await db.$disconnect();
     }
   });
+
+  it('renames a person (admins only, from here): audited with their id; the new name disables them', async () => {
+    await cli(['user', 'add', 'carol', '--role', 'author'], 'carols-password\n');
+    expect(await cli(['user', 'rename', 'carol', 'alice'])).toMatchObject({
+      code: 2,
+      err: 'shadowbox user: a user named alice already exists [CONFLICT]\n',
+    });
+    expect(await cli(['user', 'rename', 'nobody', 'carla'])).toMatchObject({
+      code: 2,
+      err: 'shadowbox user: no user named nobody [NOT_FOUND]\n',
+    });
+    expect((await cli(['user', 'rename', 'carol'])).code).toBe(2);
+    const renamed = await cli(['user', 'rename', 'Carol', 'carla', '--json']);
+    expect(renamed.code).toBe(0);
+    const { id } = JSON.parse(renamed.out) as { id: string };
+    expect(JSON.parse(renamed.out)).toEqual({ id, from: 'carol', username: 'carla' });
+    // The old name is free again: a new person may take it (the placeholder email moved too).
+    expect((await cli(['user', 'add', 'carol', '--role', 'author'], 'new-carols-pw\n')).code).toBe(
+      0,
+    );
+    expect((await cli(['user', 'disable', 'carla'])).out).toBe(
+      'disabled carla: their sessions ended and their tokens are refused\n',
+    );
+    const db = createDb({
+      database: { provider: 'sqlite', file: path.join(dataDir, 'shadowbox.db') },
+    });
+    try {
+      const rows = await listAudit(db, { personId: id });
+      expect(rows.map((e) => [e.actor, e.action, e.target, e.subjectUserId])).toEqual([
+        ['cli', 'user.disable', 'user:carla', id],
+        ['cli', 'user.rename', 'user:carla', id],
+        ['cli', 'user.add', 'user:carol', id],
+      ]);
+      expect(rows[1]?.details).toEqual({ from: 'carol', to: 'carla' });
+    } finally {
+      await db.$disconnect();
+    }
+  });
 });

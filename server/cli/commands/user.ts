@@ -1,5 +1,12 @@
 import { parseArgs } from 'node:util';
-import { addPerson, disablePerson, listPeople, parseRole, parseUsername } from '../../auth';
+import {
+  addPerson,
+  disablePerson,
+  listPeople,
+  parseRole,
+  parseUsername,
+  renamePerson,
+} from '../../auth';
 import { exitCodes, type CliCommand } from '../cli-io';
 import { readPassword } from '../read-password';
 import { failWith, withDatabase } from './with-database';
@@ -7,6 +14,7 @@ import { failWith, withDatabase } from './with-database';
 const help = `Usage: shadowbox user add NAME --role admin|reviewer|author [--json]
        shadowbox user list [--json]
        shadowbox user disable NAME [--json]
+       shadowbox user rename OLD NEW [--json]
 
 Manages the people who sign in to the page (and own tokens and tasks), in the database named by
 the environment (DATABASE_URL, else $SHADOWBOX_DATA_DIR/shadowbox.db).
@@ -19,6 +27,8 @@ add      Makes a person. The password is read as one line from standard input wh
            author    create tasks, submit hypotheses, see their own and their teams' tasks
 list     Prints every person: name, role, created, status.
 disable  Stops a person signing in: their sessions end and their tokens are refused. Idempotent.
+rename   Gives a person a new username (people cannot rename themselves). Their sessions, tokens,
+         teams and tasks stay theirs; the audit log records it with their id.
 
 Exit status: 0 done; 2 invalid arguments, a taken or unknown name; 1 database failure.
 `;
@@ -42,7 +52,9 @@ export const userCommand: CliCommand = async (args, io) => {
     return refuse((error as Error).message);
   }
   const { values, positionals } = parsed;
-  const [sub, name, ...extra] = positionals;
+  const [sub, name, ...rest] = positionals;
+  // Only rename takes a second name.
+  const [newName, ...extra] = sub === 'rename' ? rest : [undefined, ...rest];
   if (values.help === true || sub === 'help') {
     io.stdout.write(help);
     return exitCodes.ok;
@@ -115,9 +127,22 @@ export const userCommand: CliCommand = async (args, io) => {
         }
       });
     }
+    case 'rename': {
+      if (name === undefined || newName === undefined) return refuse('user rename needs OLD NEW');
+      return withDatabase(io, 'user', json, async (db) => {
+        const person = await renamePerson(db, { from: name, to: newName });
+        if (json) {
+          io.stdout.write(
+            `${JSON.stringify({ id: person.id, from: person.previousUsername, username: person.username })}\n`,
+          );
+        } else {
+          io.stdout.write(`renamed ${person.previousUsername} to ${person.username}\n`);
+        }
+      });
+    }
     case undefined:
-      return refuse('missing subcommand: add, list or disable');
+      return refuse('missing subcommand: add, list, disable or rename');
     default:
-      return refuse(`unknown subcommand '${sub}': use add, list or disable`);
+      return refuse(`unknown subcommand '${sub}': use add, list, disable or rename`);
   }
 };
