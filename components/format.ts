@@ -45,12 +45,16 @@ export function formatRunLimits(limits: {
   readonly maxMemoryMb: number | null;
   readonly maxPids: number | null;
   readonly maxDiskMb: number | null;
+  readonly maxInodes?: number | null;
 }): string {
   const parts = [
     limits.maxMemoryMb === null ? null : `memory ${limits.maxMemoryMb} MB`,
     limits.maxPids === null ? null : `${limits.maxPids} processes`,
     limits.maxDiskMb === null ? null : `disk ${limits.maxDiskMb} MB`,
+    limits.maxInodes === null || limits.maxInodes === undefined
+      ? null
+      : `${limits.maxInodes} files`,
   ].filter((part) => part !== null);
   if (parts.length === 0) return "the server's defaults";
-  return parts.length === 3 ? parts.join(', ') : `${parts.join(', ')}; the rest the server's`;
+  return parts.length === 4 ? parts.join(', ') : `${parts.join(', ')}; the rest the server's`;
 }

@@ -219,6 +219,7 @@ export async function createRuntime(
     llmAvailable: llm !== null,
     ...(llm === null ? {} : { defaultTaskTokenBudget: llm.defaultTaskTokenBudget }),
     maxPendingHypotheses: env.maxPendingHypotheses,
+    runLimitCeilings: runLimitCeilingsOf(env),
     requireSecondReviewer: env.requireSecondReviewer ?? false,
     scheduler: jobs,
   });
@@ -255,6 +256,12 @@ export async function createRuntime(
       await db.$disconnect();
     },
   };
+}
+
+/** The server's caps are the most a task may ask; the hard maximum, what an admin may give one. */
+function runLimitCeilingsOf(env: RuntimeEnv): { ceiling: RunLimits; hardMax: RunLimits } {
+  const ceiling = { ...defaultRunLimits, ...env.runLimits };
+  return { ceiling, hardMax: { ...ceiling, ...env.hardMaxRunLimits } };
 }
 
 /** The browser's origin for cookies and links: SHADOWBOX_PUBLIC_URL, else loopback at PORT. */

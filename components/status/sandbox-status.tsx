@@ -20,7 +20,7 @@ export function SandboxStatus({ status }: { readonly status: Status }) {
       <h2 id="sandbox-heading">Sandbox</h2>
       <p className="muted">
         Each hypothesis runs in its own shadow: a minimal root with no capabilities, locked mounts
-        and no network. Caps per run (a task may set its own):
+        and no network. Caps per run (a task may lower them; only an admin may raise them):
       </p>
       <dl className="sandbox-caps">
         <dt>Memory</dt>
@@ -34,6 +34,10 @@ export function SandboxStatus({ status }: { readonly status: Status }) {
         <dt>Disk</dt>
         <dd>
           {limits.maxDiskMb} MB, by {caps?.disk ?? 'not enforced'}
+        </dd>
+        <dt>Files</dt>
+        <dd>
+          {limits.maxInodes}, by {caps?.disk ?? 'not enforced'}
         </dd>
       </dl>
       {caps !== null && caps.notes.length > 0 ? (

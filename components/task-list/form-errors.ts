@@ -11,6 +11,7 @@ export type CreateField =
   | 'maxMemoryMb'
   | 'maxPids'
   | 'maxDiskMb'
+  | 'maxInodes'
   | 'setupCommands'
   | 'buildCommand'
   | 'knownFailures';
@@ -25,6 +26,7 @@ const fields: readonly CreateField[] = [
   'maxMemoryMb',
   'maxPids',
   'maxDiskMb',
+  'maxInodes',
   'setupCommands',
   'buildCommand',
   'knownFailures',

@@ -1,14 +1,20 @@
 import { Field } from './form-field';
 
-export type RunLimitField = 'maxMemoryMb' | 'maxPids' | 'maxDiskMb';
+export type RunLimitField = 'maxMemoryMb' | 'maxPids' | 'maxDiskMb' | 'maxInodes';
 export type RunLimitValues = Record<RunLimitField, string>;
 
-export const emptyRunLimits: RunLimitValues = { maxMemoryMb: '', maxPids: '', maxDiskMb: '' };
+export const emptyRunLimits: RunLimitValues = {
+  maxMemoryMb: '',
+  maxPids: '',
+  maxDiskMb: '',
+  maxInodes: '',
+};
 
 const inputs: readonly { name: RunLimitField; label: string; min: number; hint: string }[] = [
   { name: 'maxMemoryMb', label: 'Memory (MB)', min: 16, hint: 'All processes of a run together.' },
   { name: 'maxPids', label: 'Processes', min: 8, hint: 'Alive at once in a run.' },
   { name: 'maxDiskMb', label: 'Disk (MB)', min: 1, hint: 'What a run may write.' },
+  { name: 'maxInodes', label: 'Files', min: 100, hint: 'Files a run may create.' },
 ];
 
 /** The caps a form filled in, as numbers; an empty field is left out (the server's default). */
@@ -20,7 +26,10 @@ export function runLimitsOf(values: RunLimitValues): Partial<Record<RunLimitFiel
   );
 }
 
-/** Optional resource caps of each test run of the task; empty fields take the server's defaults. */
+/**
+ * Optional resource caps of each test run of the task; empty fields take the server's defaults,
+ * which are also the most a task may ask.
+ */
 export function RunLimitsFields({
   values,
   errors,

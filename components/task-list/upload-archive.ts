@@ -10,6 +10,7 @@ export interface ArchiveUpload {
   readonly maxMemoryMb?: number;
   readonly maxPids?: number;
   readonly maxDiskMb?: number;
+  readonly maxInodes?: number;
   /** Left out: detected from the tree; `[]`: no setup. */
   readonly setupCommands?: readonly (readonly string[])[];
   readonly buildCommand?: readonly string[];
@@ -56,7 +57,7 @@ export function uploadArchive(upload: ArchiveUpload): Promise<{ id: string }> {
     form.set('testCommand', JSON.stringify(upload.testCommand));
     form.set('maxIterations', String(upload.maxIterations));
     form.set('hypothesesPerIteration', String(upload.hypothesesPerIteration));
-    for (const name of ['maxMemoryMb', 'maxPids', 'maxDiskMb'] as const) {
+    for (const name of ['maxMemoryMb', 'maxPids', 'maxDiskMb', 'maxInodes'] as const) {
       const value = upload[name];
       if (value !== undefined) form.set(name, String(value));
     }

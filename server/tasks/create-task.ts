@@ -20,6 +20,7 @@ export type CreateTaskDeps = Pick<
   | 'gitPolicy'
   | 'llmAvailable'
   | 'defaultTaskTokenBudget'
+  | 'runLimitCeilings'
 >;
 
 export interface CreateTaskOptions {
@@ -46,7 +47,7 @@ export async function createTask(
   const source = input.source;
   try {
     requireCanCreateTasks(actor);
-    const settings = checkCreateTaskInput(input, deps);
+    const settings = checkCreateTaskInput(input, deps, actor);
     const teamId = input.team === undefined ? null : await teamIdFor(deps.db, input.team, actor);
     const imported = await admitSource(deps, source);
     // The row and its audit entry first; the task's first events follow in their own transaction.
@@ -161,6 +162,7 @@ async function insertTask(
       maxMemoryMb: limits.maxMemoryMb ?? null,
       maxPids: limits.maxPids ?? null,
       maxDiskMb: limits.maxDiskMb ?? null,
+      maxInodes: limits.maxInodes ?? null,
       ...(setupCommands === undefined
         ? {}
         : { setupCommands: setupCommands.map((argv) => [...argv]) }),

@@ -1,4 +1,10 @@
-import { runLimitsProblem, type RunLimits } from '../engine/sandbox';
+import {
+  defaultRunLimits,
+  runLimitsAboveCeiling,
+  runLimitsProblem,
+  type RunLimits,
+} from '../engine/sandbox';
+import type { Actor } from '../auth/actor';
 import { AppError } from '../errors/app-error';
 import { maxIterationsCeiling } from '../engine/loop';
 import { checkBuildCommand, checkCommand, checkSetupCommand } from '../engine/policy';
@@ -21,10 +27,21 @@ export interface CheckedTaskSettings {
   readonly limits: Partial<RunLimits>;
 }
 
+/** The caps a task may ask: at most `ceiling`, or `hardMax` for an admin. */
+export interface RunLimitCeilings {
+  readonly ceiling: RunLimits;
+  readonly hardMax: RunLimits;
+}
+
 /** Refuses a task the server would not run; nothing touches the disk or the database. */
 export function checkCreateTaskInput(
   input: CreateTaskInput,
-  server: { readonly llmAvailable?: boolean | undefined },
+  server: {
+    readonly llmAvailable?: boolean | undefined;
+    /** Default: `defaultRunLimits` as both ceiling and hard maximum. */
+    readonly runLimitCeilings?: RunLimitCeilings | undefined;
+  },
+  actor: Actor,
 ): CheckedTaskSettings {
   const maxIterations = checkRange(
     'maxIterations',
@@ -66,6 +83,12 @@ export function checkCreateTaskInput(
   const limits = input.limits ?? {};
   const limitsProblem = runLimitsProblem(limits);
   if (limitsProblem !== null) throw new AppError('INVALID_ARGUMENT', limitsProblem);
+  const ceilings = server.runLimitCeilings ?? {
+    ceiling: defaultRunLimits,
+    hardMax: defaultRunLimits,
+  };
+  const aboveCeiling = runLimitsAboveCeiling(limits, { ...ceilings, admin: isAdmin(actor) });
+  if (aboveCeiling !== null) throw new AppError('INVALID_ARGUMENT', aboveCeiling);
   return {
     maxIterations,
     hypothesesPerIteration,
@@ -75,6 +98,11 @@ export function checkCreateTaskInput(
     fixer,
     limits,
   };
+}
+
+/** An admin (signed in or by one of their tokens) or the server's own command line. */
+function isAdmin(actor: Actor): boolean {
+  return actor.kind === 'cli' || actor.person.role === 'admin';
 }
 
 export function checkRange(

@@ -208,7 +208,12 @@ describe('per-task resource caps', () => {
   it("runs the task's hypotheses under its own memory cap, and the verdict names the cap", async () => {
     const id = await createFromArchive({ hypothesesPerIteration: 1, limits: { maxMemoryMb: 64 } });
     const waiting = await waitFor(id, (t) => t.status === 'awaiting_hypotheses');
-    expect(waiting.limits).toEqual({ maxMemoryMb: 64, maxPids: null, maxDiskMb: null });
+    expect(waiting.limits).toEqual({
+      maxMemoryMb: 64,
+      maxPids: null,
+      maxDiskMb: null,
+      maxInodes: null,
+    });
     const greedy = {
       name: 'greedy',
       edits: [{ path: project.buggyFile, content: 'hoard = bytearray(512 * 1024 * 1024)\n' }],

@@ -24,6 +24,7 @@ import type {
   TaskServiceApi,
 } from './task-api';
 import type { TaskEventBus } from './task-event-bus';
+import type { RunLimitCeilings } from './task-input-checks';
 
 /** How the service hands tasks to the job runner. */
 export interface TaskScheduler {
@@ -55,6 +56,11 @@ export interface TaskServiceDeps {
   readonly eventPollMs?: number;
   /** Hypotheses a task may hold waiting to run (default 64); one more is refused (INBOX_FULL). */
   readonly maxPendingHypotheses?: number | undefined;
+  /**
+   * The most a task's run caps may be (the server's caps; an admin's up to the hard maximum).
+   * Default: `defaultRunLimits` for both.
+   */
+  readonly runLimitCeilings?: RunLimitCeilings | undefined;
   /** Nobody approves a diff whose winning hypothesis they (or their tokens) submitted. */
   readonly requireSecondReviewer?: boolean | undefined;
 }

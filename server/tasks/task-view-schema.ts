@@ -168,6 +168,7 @@ export const taskViewSchema = z.object({
     maxMemoryMb: z.int().nullable(),
     maxPids: z.int().nullable(),
     maxDiskMb: z.int().nullable(),
+    maxInodes: z.int().nullable(),
   }),
   /** LLM spend so far (tokens and estimated cost), and the cap. */
   spend: z.object({

@@ -152,7 +152,12 @@ export async function loadTaskView(db: Db, taskId: string, actor: Actor): Promis
     updatedAt: task.updatedAt.toISOString(),
     fixer: task.fixer,
     allowTestEdits: task.allowTestEdits,
-    limits: { maxMemoryMb: task.maxMemoryMb, maxPids: task.maxPids, maxDiskMb: task.maxDiskMb },
+    limits: {
+      maxMemoryMb: task.maxMemoryMb,
+      maxPids: task.maxPids,
+      maxDiskMb: task.maxDiskMb,
+      maxInodes: task.maxInodes,
+    },
     spend: { tokens: task.tokensUsed, costMicroUsd: task.costMicroUsd, maxTokens: task.maxTokens },
     plan: await loadPlan(db, taskId),
     reviewComments: task.reviews

@@ -55,10 +55,14 @@ export const createTaskFieldsSchema = z.strictObject({
   fixer: z.enum(['external', 'llm']).optional(),
   allowTestEdits: z.boolean().optional(),
   maxTokens: z.int().min(1).optional(),
-  /** Caps of each sandboxed run (MB, processes, MB); each defaults to the server's. */
+  /**
+   * Caps of each sandboxed run (MB, processes, MB, files); each defaults to the server's, which
+   * is also the most a task may ask (the task service refuses more, naming the ceiling).
+   */
   maxMemoryMb: z.int().min(16).max(1_048_576).optional(),
   maxPids: z.int().min(8).max(4_194_304).optional(),
   maxDiskMb: z.int().min(1).max(16_777_216).optional(),
+  maxInodes: z.int().min(100).max(1_000_000_000).optional(),
   plan: z
     .array(
       z.strictObject({

@@ -8,6 +8,7 @@ const integerFields = new Set([
   'maxMemoryMb',
   'maxPids',
   'maxDiskMb',
+  'maxInodes',
 ]);
 
 /** What a JSON form field must hold, for the message when it does not parse. */

@@ -18,6 +18,7 @@ export const createTaskInputSchema = z.strictObject({
   maxMemoryMb: createTaskFieldsSchema.shape.maxMemoryMb,
   maxPids: createTaskFieldsSchema.shape.maxPids,
   maxDiskMb: createTaskFieldsSchema.shape.maxDiskMb,
+  maxInodes: createTaskFieldsSchema.shape.maxInodes,
   setupCommands: createTaskFieldsSchema.shape.setupCommands,
   buildCommand: createTaskFieldsSchema.shape.buildCommand,
   knownFailures: createTaskFieldsSchema.shape.knownFailures,

@@ -75,7 +75,7 @@ const view: TaskView = {
   updatedAt: '2026-11-02T10:05:00.000Z',
   fixer: 'llm',
   allowTestEdits: true,
-  limits: { maxMemoryMb: 512, maxPids: null, maxDiskMb: null },
+  limits: { maxMemoryMb: 512, maxPids: null, maxDiskMb: null, maxInodes: null },
   spend: { tokens: 1234, costMicroUsd: 2600, maxTokens: 200_000 },
   plan: [
     {
@@ -178,6 +178,7 @@ const taskRow = {
   maxMemoryMb: 512,
   maxPids: null,
   maxDiskMb: null,
+  maxInodes: null,
   tokensUsed: 1234,
   costMicroUsd: 2600,
   maxTokens: 200_000,

@@ -102,7 +102,7 @@ export class FakeTaskService implements TaskServiceApi {
       updatedAt: now,
       fixer: 'external',
       allowTestEdits: false,
-      limits: { maxMemoryMb: null, maxPids: null, maxDiskMb: null },
+      limits: { maxMemoryMb: null, maxPids: null, maxDiskMb: null, maxInodes: null },
       spend: { tokens: 0, costMicroUsd: 0, maxTokens: null },
       plan: [],
       reviewComments: [],

@@ -29,6 +29,9 @@ const input = z.strictObject({
   maxDiskMb: fields.maxDiskMb.describe(
     "what each test run may write, MB (default: the server's, 4096)",
   ),
+  maxInodes: fields.maxInodes.describe(
+    "files each test run may create (default: the server's, 200000)",
+  ),
   plan: fields.plan.describe(
     'steps, each with gate commands (argv) that must run green after the last write for milestone done',
   ),
@@ -55,12 +58,15 @@ export const createTaskTool = defineTool({
   input,
   output: z.object({ id: z.string() }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
-  async run({ gitUrl, ref, maxMemoryMb, maxPids, maxDiskMb, ...rest }, { services, actor }) {
+  async run(
+    { gitUrl, ref, maxMemoryMb, maxPids, maxDiskMb, maxInodes, ...rest },
+    { services, actor },
+  ) {
     const { id } = await services.tasks.createTask(
       {
         source: { kind: 'git', url: gitUrl, ref },
         ...rest,
-        limits: pickRunLimits({ maxMemoryMb, maxPids, maxDiskMb }),
+        limits: pickRunLimits({ maxMemoryMb, maxPids, maxDiskMb, maxInodes }),
       },
       actor,
     );

@@ -51,6 +51,7 @@ const uploadFieldsSchema = z.strictObject({
   maxMemoryMb: decimal.pipe(caps.maxMemoryMb.unwrap()).optional(),
   maxPids: decimal.pipe(caps.maxPids.unwrap()).optional(),
   maxDiskMb: decimal.pipe(caps.maxDiskMb.unwrap()).optional(),
+  maxInodes: decimal.pipe(caps.maxInodes.unwrap()).optional(),
   setupCommands: json(setupCommandsSchema, 'a JSON array of argv arrays').optional(),
   buildCommand: json(buildCommandSchema, 'a JSON array of strings').optional(),
   knownFailures: json(knownFailuresSchema, 'a JSON array of test ids').optional(),

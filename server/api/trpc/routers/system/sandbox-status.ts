@@ -26,6 +26,7 @@ export const sandboxStatusSchema = z
       maxMemoryMb: z.int(),
       maxPids: z.int(),
       maxDiskMb: z.int(),
+      maxInodes: z.int(),
     }),
   })
   .nullable();
