@@ -1,9 +1,7 @@
 export {
   sandboxCommand,
   sandboxNamespaces,
-  sandboxFstab,
   sandboxSetupFailure,
-  mountablePath,
   type SandboxLayout,
   type SandboxCommand,
   type SandboxCommandOptions,
@@ -32,7 +30,9 @@ export {
   type RunWatchOptions,
   type TreeUsage,
 } from './run-watch';
-export type { SandboxRoot } from './sandbox-root';
+export { mountablePath, type SandboxRoot } from './sandbox-root';
+export { handToSandbox, sandboxIdentity, type SandboxIdentity } from './sandbox-identity';
+export { seccompArch, seccompProgram, deniedSyscalls } from './seccomp-filter';
 export {
   defaultRunLimits,
   describeLimitExceeded,

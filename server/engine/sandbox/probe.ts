@@ -1,5 +1,5 @@
 import { existsSync, realpathSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { runProcess } from '../process/run-process';
 import { detectCgroups, type CgroupSupport } from './cgroups';
@@ -8,6 +8,9 @@ import type { SandboxPrograms } from './sandbox-command';
 import { sandboxEnv } from './sandbox-env';
 import { probeCacheKey, probePassedBefore, recordProbePass } from './probe-cache';
 import { prepareSandbox, type SandboxHost } from './sandbox-host';
+import { handToSandbox, sandboxIdentity, type SandboxIdentity } from './sandbox-identity';
+import { deniedSyscalls as deniedSyscallsOf, seccompArch, seccompProgram } from './seccomp-filter';
+import { procMaskArgs } from './sandbox-root';
 
 /** How this machine enforces one resource cap. */
 export type Enforcement =
@@ -22,6 +25,12 @@ export interface SandboxCapabilities {
   readonly memory: Enforcement;
   readonly pids: Enforcement;
   readonly disk: Enforcement;
+  /** The host identity runs have, e.g. `nobody (uid 65534)`: never root. */
+  readonly identity: string;
+  /** e.g. `seccomp filter (x64, 53 calls denied)`. */
+  readonly seccomp: string;
+  /** e.g. `/proc/sys read-only, 3 kernel files masked`. */
+  readonly proc: string;
   /** Why a cap is weaker than a control group, in words for the log and /coding. */
   readonly notes: readonly string[];
 }
@@ -51,18 +60,24 @@ const requiredPrograms = {
   unshare: "util-linux's `unshare`",
   setpriv: "util-linux's `setpriv`",
   bwrap: 'bubblewrap (`bwrap`; apt-get install bubblewrap)',
+  pivot_root: "util-linux's `pivot_root`",
 } as const;
 
 // Inside the lower layer: a write, a rename and the delete of a lower directory (without
 // `userxattr` that fails with EIO, and cargo's renames with EXDEV); HOME writable; then what makes
 // the sandbox a boundary: no capability left, mounts that cannot be remounted, nothing of the
 // host beside the workspace.
+// The run's own seccomp filter in force, and no kernel setting writable (a run that could write
+// /proc/sys/kernel/core_pattern could make the kernel run its program as the host's root).
 const check = [
   'echo changed > file && mv file renamed && rm -r dir && test ! -e dir && mkdir -p target/x',
   'touch "$HOME/home-write"',
   'grep -q "^CapEff:[[:space:]]*0*$" /proc/self/status',
+  'grep -q "^Seccomp:[[:space:]]*2$" /proc/self/status',
+  'test -z "$(find /proc/sys -type f -writable 2>/dev/null | head -n 1)"',
   '! mount -o remount,bind,rw / 2>/dev/null',
-  'touch ../host-write 2>/dev/null || true',
+  // In braces: a bare `|| true` would also excuse every failed check before it.
+  '{ touch ../host-write 2>/dev/null || true; }',
   'test ! -e ../canary',
   'echo ok',
 ].join(' && ');
@@ -70,6 +85,8 @@ const check = [
 class ProgramMissing extends Error {}
 
 interface MachineProbe {
+  readonly identity: SandboxIdentity | null;
+  readonly seccomp: Buffer;
   readonly programs: SandboxPrograms;
   readonly cgroups: CgroupSupport | null;
   readonly capabilities: SandboxCapabilities;
@@ -79,6 +96,7 @@ function capabilitiesOf(
   cgroups: CgroupSupport | null,
   prlimit: string | null,
   notes: readonly string[],
+  boundary: Pick<SandboxCapabilities, 'identity' | 'seccomp' | 'proc'>,
 ): SandboxCapabilities {
   const cgroup = cgroups === null ? null : (`cgroup v${cgroups.version}` as const);
   const memory =
@@ -105,6 +123,7 @@ function capabilitiesOf(
     memory: memory ?? (prlimit === null ? 'not enforced' : 'rlimit per process'),
     pids: pids ?? (nproc ? 'rlimit per user' : 'not enforced'),
     disk: 'upper-layer watcher and file-size rlimit',
+    ...boundary,
     notes: all,
   };
 }
@@ -129,6 +148,7 @@ async function probeMachine(
       unshare: find('unshare'),
       setpriv: find('setpriv'),
       bwrap: find('bwrap'),
+      pivotRoot: find('pivot_root'),
       prlimit: findProgram('prlimit'),
     };
   } catch (error) {
@@ -136,6 +156,23 @@ async function probeMachine(
     throw error;
   }
   const { prlimit } = programs;
+  const arch = seccompArch();
+  if (arch === null) {
+    return `no seccomp filter is known for this architecture (${process.arch}): runs would not be confined`;
+  }
+  const seccomp = seccompProgram(arch);
+  let identity: SandboxIdentity | null;
+  try {
+    identity = sandboxIdentity();
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+  const runsAs = identity?.label ?? `uid ${String(process.getuid?.() ?? -1)} (the server's own)`;
+  const boundary = {
+    identity: runsAs,
+    seccomp: `seccomp filter (${arch}, ${String(deniedCount(arch))} calls denied)`,
+    proc: procSummary(),
+  };
   const detection = await detectCgroups();
   await mkdir(scratchRoot, { recursive: true });
   const dir = await mkdtemp(path.join(scratchRoot, `run-${process.pid}-probe-`));
@@ -147,11 +184,15 @@ async function probeMachine(
     await writeFile(path.join(dir, 'canary'), 'the host');
     for (const sub of ['upper', 'work']) await mkdir(path.join(dir, sub));
     await writeFile(path.join(dir, 'deletes'), '');
+    // As a worktree is: the run writes only files its identity owns.
+    await handToSandbox(lower, identity);
     const host: SandboxHost = {
       programs,
       cgroups: detection.support,
       hidden: [dir],
       extraReadOnly: [],
+      identity,
+      seccomp,
     };
     const home = path.join(dir, 'home');
     const sandbox = await prepareSandbox(
@@ -173,9 +214,11 @@ async function probeMachine(
       },
     );
     const passed = {
+      identity,
+      seccomp,
       programs,
       cgroups: detection.support,
-      capabilities: capabilitiesOf(detection.support, prlimit, detection.notes),
+      capabilities: capabilitiesOf(detection.support, prlimit, detection.notes, boundary),
     };
     // The same command on the same kernel and programs passed before: its answer stands.
     const anonymous = (text: string): string =>
@@ -183,9 +226,12 @@ async function probeMachine(
     const key = await probeCacheKey({
       programs,
       cgroups: detection.support,
-      command: [sandbox.file, ...sandbox.args, ...Object.entries(sandbox.env).sort().flat()].map(
-        anonymous,
-      ),
+      command: [
+        sandbox.file,
+        ...sandbox.args,
+        ...Object.entries(sandbox.env).sort().flat(),
+        seccomp.toString('hex'),
+      ].map(anonymous),
     });
     if (cacheDir !== null && (await probePassedBefore(cacheDir, key))) {
       await sandbox.cgroup?.destroy();
@@ -211,6 +257,12 @@ async function probeMachine(
       (await readdir(lower)).sort().join(',') === 'dir,file' &&
       !existsSync(path.join(dir, 'host-write'));
     if (!untouched) return 'sandbox probe wrote through to the host';
+    // Seen from the host: what the run wrote is owned by its identity, never by root.
+    const owner = (await lstat(path.join(dir, 'upper', 'renamed'))).uid;
+    const expected = identity?.uid ?? process.getuid?.() ?? -1;
+    if (owner !== expected || owner === 0) {
+      return `sandbox probe: a run's files are owned by host uid ${String(owner)}, not ${runsAs}`;
+    }
     if (cacheDir !== null) await recordProbePass(cacheDir, key);
     return passed;
   } finally {
@@ -252,6 +304,8 @@ export async function probeSandbox(
   if (typeof machine === 'string') return { mode: 'inplace', reason: machine };
   return {
     mode: 'overlay',
+    identity: machine.identity,
+    seccomp: machine.seccomp,
     programs: machine.programs,
     cgroups: machine.cgroups,
     capabilities: machine.capabilities,
@@ -259,4 +313,11 @@ export async function probeSandbox(
     hidden: [...new Set(options.hidden.flatMap((p) => [path.resolve(p), realOrSelf(p)]))],
     extraReadOnly: options.extraReadOnly ?? [],
   };
+}
+
+const deniedCount = (arch: 'x64' | 'arm64'): number => deniedSyscallsOf(arch).length;
+
+function procSummary(): string {
+  const masked = procMaskArgs().filter((a) => a === '/dev/null').length;
+  return `/proc/sys, /proc/irq, /proc/bus, /proc/fs read-only; ${String(masked)} kernel files masked`;
 }

@@ -1,4 +1,5 @@
-import { bwrapArgs, type SandboxRoot } from './sandbox-root';
+import { bwrapArgs, type RootOverlay, type SandboxRoot } from './sandbox-root';
+import type { SandboxIdentity } from './sandbox-identity';
 
 /** The exit code of a sandbox whose set-up failed; its output then holds one `setup failed` line. */
 export const setupFailedExitCode = 125;
@@ -12,16 +13,20 @@ export function sandboxSetupFailure(exitCode: number | null, output: string): st
 }
 
 /**
- * The set-up half of a sandbox, run as root of new user, mount, network and PID namespaces.
+ * The set-up stage of a sandbox, in a mount namespace of its own (see `sandboxNamespaces`).
  *
  * The script is fixed text; everything variable reaches it as positional arguments or in the
  * run's fstab, so no path or command is ever interpreted by a shell. It joins the run's control
  * groups (before anything forks, so every process of the run is counted), caps the size of any
- * one file it writes, mounts the overlay on the
- * workspace's own path (so warm build caches keep matching their recorded paths) and the
- * toolchain caches' overlays with one `mount --all`, applies deletions through the overlay
- * (whiteouts), then execs bubblewrap, which builds the command's minimal root and drops every
- * capability (see `bwrapArgs`). stderr is folded into stdout so the two keep their order.
+ * one file it writes, assembles the run's root under `rootfs` with one `mount --all` (system and
+ * toolchain binds, the overlay on the workspace's own path, so warm build caches keep matching
+ * their recorded paths, the caches' overlays, the private tmpfs), applies deletions through the
+ * overlay (whiteouts), opens the seccomp filter for bubblewrap, makes the assembled tree its root
+ * (pivot_root, then the host's root detached: nothing of it is reachable any more), then execs
+ * bubblewrap (as the run's identity, through setpriv, when the server is root), which binds that
+ * root whole. bubblewrap resolves its sources by path, as the identity: it could not reach a
+ * directory under the data directory or /root, but every path of the new root is its own. stderr is folded into stdout so the
+ * two keep their order.
  */
 const script = `set -eu
 fail() { echo "${setupFailedMarker}$*" >&2; exit ${setupFailedExitCode}; }
@@ -31,19 +36,23 @@ while [ "$groups" -gt 0 ]; do
   shift; groups=$((groups - 1))
 done
 ulimit -f "$1" || fail "cannot cap file sizes"
-fstab=$2 root=$3 upper=$4 work=$5 tmpfs=$6 deletes=$7
-shift 7
+fstab=$2 rootfs=$3 filter=$4 root=$5 upper=$6 work=$7 tmpfs=$8 deletes=$9 pivot=\${10}
+shift 10
 if [ "$tmpfs" != 0 ]; then
   mount -t tmpfs -o "mode=0700,size=$tmpfs" shadowbox-upper "$work" || fail "cannot mount a tmpfs for the upper layer"
-  mkdir "$work/upper" "$work/work"
-  cp -a "$upper/." "$work/upper/" || fail "cannot stage the hypothesis on tmpfs"
+  cp -a "$upper" "$work/upper" || fail "cannot stage the hypothesis on tmpfs"
+  mkdir "$work/work"
 fi
-if [ -s "$fstab" ]; then
-  mount --all --fstab "$fstab" || fail "cannot mount the sandbox's file systems on $root"
-fi
+mount --bind "$rootfs" "$rootfs" || fail "cannot make the sandbox's root a mount"
+mount --all --fstab "$fstab" || fail "cannot mount the sandbox's file systems under $rootfs"
 if [ -s "$deletes" ]; then
-  while IFS= read -r p; do rm -f -- "$root/$p" || fail "cannot delete $p"; done < "$deletes"
+  while IFS= read -r p; do rm -f -- "$rootfs$root/$p" || fail "cannot delete $p"; done < "$deletes"
 fi
+exec 4< "$filter" || fail "cannot open the sandbox's seccomp filter"
+cd "$rootfs"
+"$pivot" . . || fail "cannot enter the sandbox's root"
+umount -l . || fail "cannot detach the host's root"
+cd /
 exec "$@" 2>&1
 `;
 
@@ -74,17 +83,6 @@ export interface SandboxCommand {
   readonly args: readonly string[];
 }
 
-// Overlay options are comma-separated and layer lists colon-separated: such paths cannot be
-// expressed through mount(8), so they are refused rather than half-escaped.
-const unsafeInMountOptions = /[,:\\\n]/;
-
-export function mountablePath(dir: string): boolean {
-  return !unsafeInMountOptions.test(dir);
-}
-
-// fstab fields are whitespace-separated; libmount reads octal escapes in them.
-const fstabField = (value: string): string => value.replace(/ /g, '\\040').replace(/\t/g, '\\011');
-
 /**
  * A host directory that runs need to write but must not change, such as cargo's home (its
  * package-cache lock and usage database): each run gets a private overlay of it.
@@ -95,71 +93,68 @@ export interface CacheOverlay {
   readonly work: string;
 }
 
-// `userxattr`: without it, deleting a lower directory fails with EIO and renames across layers
-// (cargo's incremental sessions) with EXDEV. `volatile`: the upper layer is thrown away after the
-// run, so the overlay need not fsync every copied-up file nor sync at unmount (measured: cargo
-// hypotheses ~20% faster on a disk upper).
-const overlayLine = (target: string, upper: string, work: string, source = 'shadowbox'): string =>
-  `${source} ${fstabField(target)} overlay lowerdir=${fstabField(target)},upperdir=${fstabField(upper)},workdir=${fstabField(work)},userxattr,volatile 0 0`;
-
-/** The run's fstab (its overlays), mounted by one `mount --all` inside the namespace. */
-export function sandboxFstab(layout: SandboxLayout, caches: readonly CacheOverlay[] = []): string {
-  const { root } = layout;
-  for (const dir of [
-    root,
-    ...(layout.kind === 'overlay' ? [layout.upper, layout.work] : []),
-    ...caches.flatMap((c) => [c.dir, c.upper, c.work]),
-  ]) {
-    if (!mountablePath(dir)) {
-      throw new TypeError(
-        `sandboxFstab: mount paths cannot contain ',', ':', '\\' or a newline: '${dir}'`,
-      );
-    }
-  }
-  const lines: string[] = [];
+/** The overlays of a run's root: the hypothesis's workspace (if any), then the caches. */
+export function rootOverlays(layout: SandboxLayout, caches: readonly CacheOverlay[] = []): RootOverlay[] {
+  const overlays: RootOverlay[] = [];
   if (layout.kind === 'overlay') {
     const [upper, work] = layout.tmpfsUpper
       ? [`${layout.work}/upper`, `${layout.work}/work`]
       : [layout.upper, layout.work];
-    lines.push(overlayLine(root, upper, work));
+    overlays.push({ target: layout.root, upper, work, source: 'shadowbox' });
   }
-  for (const cache of caches)
-    lines.push(overlayLine(cache.dir, cache.upper, cache.work, 'shadowbox-cache'));
-  return lines.length === 0 ? '' : `${lines.join('\n')}\n`;
+  for (const cache of caches) {
+    overlays.push({ target: cache.dir, upper: cache.upper, work: cache.work, source: 'shadowbox-cache' });
+  }
+  return overlays;
 }
 
 /**
- * The namespaces of the set-up stage: its own user (mapped to root) and mounts. unshare execs the
- * script in place (no fork), so bubblewrap ends up the server's own child; the PID and network
- * namespaces are bubblewrap's (`--unshare-pid`, `--unshare-net`, which brings loopback up).
+ * The namespaces of the set-up stage. A root server makes only a mount namespace: the set-up
+ * assembles the run's root with the server's rights (it must read toolchains the run's identity
+ * cannot reach) and never runs task code. Any other user makes a user namespace mapped to
+ * itself as well, to be allowed to mount. unshare execs the script in place (no fork), so
+ * bubblewrap ends up the server's own child; the PID and network namespaces are bubblewrap's
+ * (`--unshare-pid`, `--unshare-net`, which brings loopback up).
  */
-export const sandboxNamespaces = ['--user', '--map-root-user', '--mount'] as const;
+export const sandboxNamespaces = (asRoot: boolean): readonly string[] =>
+  asRoot
+    ? ['--mount', '--propagation', 'private']
+    : ['--user', '--map-root-user', '--mount', '--propagation', 'private'];
 
 /** The programs a sandbox is made of, found once by the probe. */
 export interface SandboxPrograms {
   readonly unshare: string;
   readonly setpriv: string;
   readonly bwrap: string;
+  /** util-linux `pivot_root`: the set-up stage enters the root it assembled. */
+  readonly pivotRoot: string;
   /** util-linux `prlimit`, for the rlimit fallback where control groups are not available. */
   readonly prlimit: string | null;
 }
 
 export interface SandboxCommandOptions {
   readonly programs: SandboxPrograms;
-  /** Where the caller wrote `sandboxFstab(layout)`. */
+  /** Where the caller wrote `rootFstab(root)`. */
   readonly fstabPath: string;
+  /** The directory the root is assembled under (see `rootSkeleton`). */
+  readonly rootfs: string;
+  /** The seccomp program (seccomp-filter.ts), as a file. */
+  readonly filterPath: string;
   /** The command's root (see `SandboxRoot`); its cwd is an absolute path inside the workspace. */
   readonly root: SandboxRoot;
   /** `cgroup.procs` files of the run's control groups. */
   readonly cgroupProcs: readonly string[];
   /** RLIMIT_FSIZE: no file the run writes can grow beyond this. */
   readonly maxFileBytes: number;
+  /** The host identity bubblewrap and the command run as; null: the server's own. */
+  readonly identity: SandboxIdentity | null;
 }
 
 /**
- * unshare → sh → bubblewrap, one process (each execs the next): bubblewrap is the server's child,
- * and its `--die-with-parent` kills the sandbox when the server dies, even on `kill -9`. A
- * timeout kills bubblewrap's process group, and with it the PID namespace and everything inside.
+ * unshare → sh → [setpriv →] bubblewrap, one process (each execs the next): bubblewrap is the
+ * server's child, and its `--die-with-parent` kills the sandbox when the server dies, even on
+ * `kill -9`. A timeout kills bubblewrap's process group, and with it the PID namespace and
+ * everything inside.
  */
 export function sandboxCommand(
   layout: SandboxLayout,
@@ -170,13 +165,25 @@ export function sandboxCommand(
   if (program === undefined || program.length === 0) {
     throw new TypeError('sandboxCommand: the command must have a program name');
   }
-  const { programs } = options;
+  const { programs, identity } = options;
   const overlay = layout.kind === 'overlay' ? layout : null;
   const tmpfsBytes = overlay?.tmpfsUpper === true ? options.maxFileBytes : 0;
+  // setresuid clears every capability: bubblewrap starts as the identity, unprivileged, with
+  // only the descriptors the set-up opened for it.
+  const asIdentity =
+    identity === null
+      ? []
+      : [
+          programs.setpriv,
+          `--reuid=${String(identity.uid)}`,
+          `--regid=${String(identity.gid)}`,
+          '--clear-groups',
+          '--',
+        ];
   return {
     file: programs.unshare,
     args: [
-      ...sandboxNamespaces,
+      ...sandboxNamespaces(identity !== null),
       '--',
       '/bin/sh',
       '-c',
@@ -186,11 +193,15 @@ export function sandboxCommand(
       ...options.cgroupProcs,
       String(Math.ceil(options.maxFileBytes / 512)),
       options.fstabPath,
+      options.rootfs,
+      options.filterPath,
       layout.root,
       overlay?.upper ?? '',
       overlay?.work ?? '',
       String(tmpfsBytes),
       overlay?.deleteList ?? '',
+      programs.pivotRoot,
+      ...asIdentity,
       programs.bwrap,
       ...bwrapArgs(options.root, argv),
     ],

@@ -1,17 +1,18 @@
-import { existsSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { existsSync, statSync } from 'node:fs';
+import { copyFile, lchown, mkdir, readdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { RunCgroup, type CgroupSupport } from './cgroups';
 import { sandboxRootPaths } from './root-paths';
 import {
+  rootOverlays,
   sandboxCommand,
-  sandboxFstab,
   type CacheOverlay,
   type SandboxCommand,
   type SandboxLayout,
   type SandboxPrograms,
 } from './sandbox-command';
-import { isUnder, type SandboxRoot } from './sandbox-root';
+import { handToSandbox, type SandboxIdentity } from './sandbox-identity';
+import { isUnder, rootFstab, rootSkeleton, type SandboxRoot } from './sandbox-root';
 import type { RunLimits } from './run-limits';
 
 /** What the probe learned about this machine, needed to build every sandboxed command. */
@@ -23,6 +24,10 @@ export interface SandboxHost {
   readonly hidden: readonly string[];
   /** Operator-added read-only paths (SHADOWBOX_SANDBOX_RO_PATHS). */
   readonly extraReadOnly: readonly string[];
+  /** The host identity runs have (sandbox-identity.ts); null: the server's own, not root. */
+  readonly identity: SandboxIdentity | null;
+  /** The compiled seccomp filter (seccomp-filter.ts) every command runs under. */
+  readonly seccomp: Buffer;
 }
 
 export interface PreparedSandbox extends SandboxCommand {
@@ -59,9 +64,10 @@ const group = 'root:x:0:\nnogroup:x:65534:\n';
 const hosts = '127.0.0.1\tlocalhost shadowbox\n::1\tlocalhost ip6-localhost ip6-loopback\n';
 
 /**
- * Writes the run's fstab and its private /etc files into `runDir`, creates its control group and
- * builds the command. The run directory's name names the control group, so the start-up sweep
- * finds both from one name.
+ * Writes the run's fstab, root skeleton, seccomp filter and private /etc files into `runDir`,
+ * gives what the run writes to its identity, creates its control group and builds the command.
+ * The run directory's name names the control group, so the start-up sweep finds both from one
+ * name.
  */
 export async function prepareSandbox(
   host: SandboxHost,
@@ -84,17 +90,24 @@ export async function prepareSandbox(
   const { runDir, limits } = options;
   const extraFiles = options.files ?? [];
   const sockets = options.sockets ?? [];
+  const paths = sandboxRootPaths({
+    env: options.env,
+    workspace: layout.root,
+    hidden: host.hidden,
+    extra: host.extraReadOnly,
+  });
   for (const [, target] of [...extraFiles, ...sockets]) {
-    // Bound over the workspace or HOME, a file would hide (or stand in for) the run's own.
+    // Bound over the workspace or HOME, a file would hide (or stand in for) the run's own; under
+    // a read-only bind, its empty target would have to be made in the host's directory.
     if (
       !path.isAbsolute(target) ||
       path.normalize(target) !== target ||
-      [layout.root, layout.home, '/tmp', '/etc', '/proc', '/dev'].some((dir) =>
-        isUnder(target, dir),
+      [layout.root, layout.home, '/tmp', '/etc', '/proc', '/dev', ...paths.readOnly].some(
+        (dir) => isUnder(target, dir),
       )
     ) {
       throw new TypeError(
-        `prepareSandbox: a bound file's sandbox path must be absolute, normalized and outside the workspace, HOME, /tmp, /etc, /proc and /dev: '${target}'`,
+        `prepareSandbox: a bound file's sandbox path must be absolute, normalized and outside the workspace, HOME, /tmp, /etc, /proc, /dev and the read-only system trees: '${target}'`,
       );
     }
   }
@@ -108,55 +121,27 @@ export async function prepareSandbox(
       upper: path.join(runDir, `cache-${i}`, 'upper'),
       work: path.join(runDir, `cache-${i}`, 'work'),
     }));
+  const { identity } = host;
   const etc = path.join(runDir, 'etc');
   // `empty` stands in for secrets (a bound /dev/null would not open: the root is nodev).
   const etcFiles = { passwd: passwd(layout.home), group, hosts, empty: '' };
   const files = ['passwd', 'group', 'hosts'].map(
     (name) => [path.join(etc, name), `/etc/${name}`] as const,
   );
-  const fstabPath = path.join(runDir, 'fstab');
-  const [made, ...written] = await Promise.allSettled([
-    host.cgroups === null
-      ? null
-      : RunCgroup.create(host.cgroups, path.basename(runDir), {
-          memoryBytes: limits.maxMemoryMb * mib,
-          pids: limits.maxPids,
-        }),
-    ...caches.flatMap((c) => [
-      mkdir(c.upper, { recursive: true }),
-      mkdir(c.work, { recursive: true }),
-    ]),
-    mkdir(etc).then(() =>
-      Promise.all(
-        Object.entries(etcFiles).map(([name, text]) => writeFile(path.join(etc, name), text)),
-      ),
-    ),
-    writeFile(fstabPath, sandboxFstab(layout, caches)),
-  ]);
-  // A group made while a sibling step failed would outlive the run: destroy it before failing.
-  const cgroup = made.status === 'fulfilled' ? made.value : null;
-  const failed = [made, ...written].find((step) => step.status === 'rejected');
-  if (failed !== undefined) {
-    await cgroup?.destroy();
-    throw failed.reason;
-  }
-  const paths = sandboxRootPaths({
-    env: options.env,
-    workspace: layout.root,
-    hidden: host.hidden,
-    extra: host.extraReadOnly,
-  });
-  const writable = [layout.root, ...caches.map((c) => c.dir)];
-  // Registry tokens in cargo's home: the run is uid 0 to the host and could read them.
+  const writable = layout.kind === 'direct' ? [layout.root] : [];
+  const overlaid = [layout.root, ...caches.map((c) => c.dir)];
+  // Registry tokens in cargo's home: never shown to a run.
   const secrets = caches.flatMap((c) =>
     cacheSecrets.map((name) => path.join(c.dir, name)).filter((file) => existsSync(file)),
   );
   const root: SandboxRoot = {
-    readOnly: paths.readOnly.filter((p) => !writable.includes(p)),
+    readOnly: paths.readOnly.filter((p) => !overlaid.includes(p)),
     symlinks: [...paths.symlinks, ['/etc/mtab', '../proc/self/mounts'], ['/var/tmp', '../tmp']],
     writable,
+    overlays: rootOverlays(layout, caches),
     tmpfs: [layout.home],
     tmpfsBytes: limits.maxDiskMb * mib,
+    tmpfsInodes: limits.maxInodes,
     files: [
       ...files,
       ...secrets.map((file) => [path.join(etc, 'empty'), file] as const),
@@ -165,13 +150,49 @@ export async function prepareSandbox(
     sockets,
     cwd: path.join(layout.root, options.cwd ?? '.'),
     setpriv: host.programs.setpriv,
+    owner: identity,
   };
+  const rootfs = path.join(runDir, 'rootfs');
+  const fstabPath = path.join(runDir, 'fstab');
+  const filterPath = path.join(runDir, 'seccomp.bpf');
+  const isFile = fileTest();
+  const [made, ...written] = await Promise.allSettled([
+    host.cgroups === null
+      ? null
+      : RunCgroup.create(host.cgroups, path.basename(runDir), {
+          memoryBytes: limits.maxMemoryMb * mib,
+          pids: limits.maxPids,
+        }),
+    ...caches.map((c) => prepareCacheLayers(c, identity)),
+    mkdir(etc).then(() =>
+      Promise.all(
+        Object.entries(etcFiles).map(([name, text]) => writeFile(path.join(etc, name), text)),
+      ),
+    ),
+    writeFile(fstabPath, rootFstab(root, rootfs, isFile)),
+    writeFile(filterPath, host.seccomp),
+    makeSkeleton(rootfs, rootSkeleton(root, isFile)),
+    handOver(layout, identity),
+    ...sockets.map(([socket]) =>
+      identity === null ? null : lchown(socket, identity.uid, identity.gid),
+    ),
+  ]);
+  // A group made while a sibling step failed would outlive the run: destroy it before failing.
+  const cgroup = made.status === 'fulfilled' ? made.value : null;
+  const failed = [made, ...written].find((step) => step.status === 'rejected');
+  if (failed !== undefined) {
+    await cgroup?.destroy();
+    throw failed.reason;
+  }
   const command = sandboxCommand(layout, [...rlimitFallback(host, cgroup, limits), ...argv], {
     programs: host.programs,
     fstabPath,
+    rootfs,
+    filterPath,
     root,
     cgroupProcs: cgroup?.procsFiles ?? [],
     maxFileBytes: limits.maxDiskMb * mib,
+    identity,
   });
   return {
     ...command,
@@ -179,4 +200,70 @@ export async function prepareSandbox(
     cgroup,
     cacheUppers: caches.map((c) => c.upper),
   };
+}
+
+/** Whether a host path is a file (not a directory), asked once per path per run. */
+function fileTest(): (hostPath: string) => boolean {
+  const known = new Map<string, boolean>();
+  return (hostPath) => {
+    let answer = known.get(hostPath);
+    if (answer === undefined) {
+      answer = statSync(hostPath, { throwIfNoEntry: false })?.isDirectory() === false;
+      known.set(hostPath, answer);
+    }
+    return answer;
+  };
+}
+
+async function makeSkeleton(
+  rootfs: string,
+  entries: readonly import('./sandbox-root').SkeletonEntry[],
+): Promise<void> {
+  await mkdir(rootfs);
+  for (const entry of entries) {
+    const at = path.join(rootfs, entry.path);
+    await mkdir(entry.kind === 'dir' ? at : path.dirname(at), { recursive: true });
+    if (entry.kind === 'file') await writeFile(at, '', { flag: 'wx' }).catch(ignoreExisting);
+    if (entry.kind === 'link') await symlink(entry.target, at).catch(ignoreExisting);
+  }
+}
+
+const ignoreExisting = (error: NodeJS.ErrnoException): void => {
+  if (error.code !== 'EEXIST') throw error;
+};
+
+/**
+ * What the run writes must be its identity's: the kernel lets it write nothing else. A
+ * hypothesis's staged files (the upper layer: small), or the worktree a setup or baseline runs in.
+ */
+async function handOver(layout: SandboxLayout, identity: SandboxIdentity | null): Promise<void> {
+  if (identity === null) return;
+  await handToSandbox(layout.kind === 'overlay' ? layout.upper : layout.root, identity);
+}
+
+/**
+ * A cache's private layers. A copied-up file keeps its lower owner, so the files a toolchain
+ * rewrites at the top of its cache (cargo's package-cache lock, its usage database) are put in
+ * the upper layer ahead, as the run's own.
+ */
+async function prepareCacheLayers(
+  cache: CacheOverlay,
+  identity: SandboxIdentity | null,
+): Promise<void> {
+  await Promise.all([
+    mkdir(cache.upper, { recursive: true }),
+    mkdir(cache.work, { recursive: true }),
+  ]);
+  if (identity === null) return;
+  const entries = await readdir(cache.dir, { withFileTypes: true });
+  await Promise.all(
+    entries
+      .filter((e) => e.isFile() && !cacheSecrets.includes(e.name))
+      .map(async (e) => {
+        const copy = path.join(cache.upper, e.name);
+        await copyFile(path.join(cache.dir, e.name), copy);
+        await lchown(copy, identity.uid, identity.gid);
+      }),
+  );
+  await lchown(cache.upper, identity.uid, identity.gid);
 }
