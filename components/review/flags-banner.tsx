@@ -7,6 +7,7 @@ const testEditKinds: Readonly<Record<TestEditKind, string>> = {
   'test-file': 'test file',
   'test-config': 'test configuration',
   'test-in-source': 'test in a source file',
+  'test-framework': 'reaches into the test framework',
 };
 
 interface Check {
@@ -19,7 +20,7 @@ function checksOf(flags: DiffFlags): Check[] {
   return [
     { label: 'Test files touched', findings: flags.testFiles },
     {
-      label: 'Tests edited (files, configuration, tests in source)',
+      label: 'Tests edited (files, configuration, tests in source, the test framework)',
       findings: flags.testEdits.map((e) => `${testEditKinds[e.kind]}: ${e.what}`),
     },
     {

@@ -30,8 +30,10 @@ export const diffFlagsSchema = z.object({
   testEdits: list(
     z.object({
       path: z.string(),
-      kind: z.enum(['test-file', 'test-config', 'test-in-source']),
+      kind: z.enum(['test-file', 'test-config', 'test-in-source', 'test-framework']),
       what: z.string(),
+      rule: z.string().optional(),
+      line: z.number().optional(),
     }),
   ).default([]),
   large: z.boolean(),

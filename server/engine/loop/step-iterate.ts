@@ -1,4 +1,4 @@
-import { testEditsOf, type FileChange } from '../review/test-edits';
+import { testEditorsOf } from '../review/test-edits';
 import type { Hypothesis } from '../shadow/hypothesis';
 import type { CandidateHypothesis, RejectedHypothesis } from './fixer';
 import type { LoopTask } from './loop-ports';
@@ -88,8 +88,9 @@ export async function runIteration(step: StepContext, task: LoopTask): Promise<S
   }
 
   const hypotheses = candidates.map((c) => c.hypothesis);
-  // A hypothesis that edits tests could pass by weakening them: unless the task allows it, it
-  // runs and is shown, but ranks last and cannot win.
+  // A hypothesis that edits tests could pass by weakening them, one that reaches into the test
+  // framework by forging the report: unless the task allows test edits, it runs and is shown,
+  // but ranks last and cannot win.
   const demote = task.allowTestEdits
     ? new Map<string, string>()
     : await testEditors(step, task, hypotheses);
@@ -142,7 +143,8 @@ export async function runIteration(step: StepContext, task: LoopTask): Promise<S
 
 /**
  * Hypotheses that edit tests, by name, with what they edit: test files, test configuration,
- * tests inside source files. Read against the newest checkpoint, which they change.
+ * tests inside source files, and ordinary code that reaches into the test framework. Read
+ * against the newest checkpoint, which they change.
  */
 export async function testEditors(
   step: StepContext,
@@ -150,27 +152,5 @@ export async function testEditors(
   hypotheses: readonly Hypothesis[],
 ): Promise<Map<string, string>> {
   const repository = step.deps.workspaces.repository(task);
-  const before = async (path: string): Promise<string | null> =>
-    repository.readFile(path).catch(() => null);
-  const demote = new Map<string, string>();
-  for (const h of hypotheses) {
-    const changes: FileChange[] = [
-      ...(await Promise.all(
-        h.edits.map(async (e) => ({
-          path: e.path,
-          before: await before(e.path),
-          after: e.content,
-        })),
-      )),
-      ...(await Promise.all(
-        h.delete.map(async (path) => ({ path, before: await before(path), after: null })),
-      )),
-    ];
-    const edits = testEditsOf(changes);
-    if (edits.length > 0) {
-      const what = edits.map((e) => e.what).join('; ');
-      demote.set(h.name, `it edits tests, which this task does not allow (${what})`);
-    }
-  }
-  return demote;
+  return testEditorsOf(hypotheses, async (path) => repository.readFile(path).catch(() => null));
 }

@@ -567,4 +567,41 @@ describe('stepTask: setup, baselines that tell nothing, partial fixes', () => {
     );
     expect(store.state.status).toBe('failed');
   });
+
+  it('demotes a hypothesis whose library code defines assert_eq! above the #[cfg(test)] module', async () => {
+    const tests =
+      '#[cfg(test)]\nmod tests {\n    #[test]\n    fn adds() {\n        assert_eq!(super::add(2, 3), 5);\n    }\n}\n';
+    const original = `pub fn add(a: i32, b: i32) -> i32 {\n    a - b\n}\n\n${tests}`;
+    const cheat = {
+      name: 'right-by-silencing-assert-eq',
+      edits: [
+        {
+          path: 'src/lib.rs',
+          content: `pub fn add(a: i32, b: i32) -> i32 {\n    a - b\n}\n\nmacro_rules! assert_eq { ($($t:tt)*) => {}; }\n\n${tests}`,
+        },
+      ],
+      delete: [],
+    };
+    const run = async (allowTestEdits: boolean) => {
+      const store = new MemoryLoopStore({ maxIterations: 1, allowTestEdits });
+      const shadows = new FakeShadows();
+      await drive(
+        loopDeps({
+          store,
+          shadows,
+          fixer: createScriptedFixer([[cheat]]),
+          workspaces: fakeWorkspaces(new FakeWorkspace(), 'ok', { 'src/lib.rs': original }),
+        }),
+      );
+      return { store, demote: shadows.requests.at(-1)?.demote };
+    };
+    const strict = await run(false);
+    expect(strict.demote?.get(cheat.name)).toMatch(
+      /^it reaches into the test framework, which this task does not allow \(src\/lib\.rs:5 .*\(rule rust-assertion-macro\)/,
+    );
+    expect(strict.store.state.status).toBe('failed');
+    const allowed = await run(true);
+    expect(allowed.demote?.size ?? 0).toBe(0);
+    expect(allowed.store.state.status).toBe('awaiting_review');
+  });
 });

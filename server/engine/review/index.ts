@@ -14,7 +14,15 @@ export {
   type DiffLine,
   type DiffSection,
 } from './git-diff';
-export { testEditsOf, type FileChange, type TestEdit, type TestEditKind } from './test-edits';
+export {
+  frameworkRules,
+  testEditorsOf,
+  testEditsOf,
+  type FileChange,
+  type FrameworkRule,
+  type TestEdit,
+  type TestEditKind,
+} from './test-edits';
 export {
   formatPatchMail,
   PATCH_AUTHOR,

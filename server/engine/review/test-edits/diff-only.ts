@@ -1,6 +1,7 @@
 /** From a diff alone: what its hunks show, without the files' whole contents. */
 
 import { gradleTestLine, mavenTestLine } from './build-files';
+import { hunkFrameworkReach } from './framework-reach';
 import { goConstraint } from './go';
 import { enclosing, hunkVerb, type HunkFile, type HunkLine } from './hunk-lines';
 import {
@@ -23,6 +24,30 @@ const sourceMarkers: Readonly<Record<SourceLanguage, RegExp>> = {
   js: /(?<![\w$.])(?:[xf]?(?:describe|it|test)|suite|specify)(?:\s*\.\s*[A-Za-z]+)*\s*[(`]|\bimport\.meta\.vitest\b/,
   go: /^\s*func\s+Test(?![a-z])\w*\s*\(/,
 };
+
+/**
+ * Whether the changed line at `index` declares a test, sits inside one (by indentation, or by
+ * git's hunk-header context), or decorates one (Python decorators, Rust attributes above it).
+ */
+function isTestLine(file: HunkFile, index: number, language: SourceLanguage): boolean {
+  const marker = sourceMarkers[language];
+  const line = file.lines[index];
+  if (line === undefined) return false;
+  if (marker.test(line.text)) return true;
+  const { chain, resolved } = enclosing(file.lines, index);
+  if (chain.some((scope) => marker.test(scope.line) || scope.above.some((t) => marker.test(t)))) {
+    return true;
+  }
+  if (!resolved && marker.test(file.hunkContexts?.[line.hunk] ?? '')) return true;
+  for (let j = index; j < file.lines.length && j < index + 8; j += 1) {
+    const next = file.lines[j];
+    if (next === undefined || next.hunk !== line.hunk) break;
+    if (next.kind !== ' ' && next.kind !== line.kind) continue;
+    if (marker.test(next.text)) return true;
+    if (!/^\s*(?:@|#\[)/.test(next.text)) break;
+  }
+  return false;
+}
 
 function hunkInSourceWhats(file: HunkFile, path: string, language: SourceLanguage): string[] {
   const marker = sourceMarkers[language];
@@ -159,6 +184,7 @@ export function testEditsOfHunks(files: readonly HunkFile[]): readonly TestEdit[
         const what = `${whats.length - MAX_EDITS_PER_FILE} more test edits in ${path}`;
         edits.push({ path, kind: 'test-in-source', what });
       }
+      edits.push(...hunkFrameworkReach(file, path, (i) => isTestLine(file, i, language)));
     }
   }
   return edits;

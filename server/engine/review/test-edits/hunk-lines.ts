@@ -12,6 +12,8 @@ export interface HunkFile {
     readonly kind: ' ' | '-' | '+';
     readonly text: string;
     readonly hunk: number;
+    /** The line's number in the new file, where the reader has it (`DiffLine` does). */
+    readonly newLine?: number;
   }[];
   /** The text after each hunk header's `@@ … @@`: git's guess at the enclosing function. */
   readonly hunkContexts?: readonly string[];

@@ -66,6 +66,13 @@ const blocksOf: Readonly<Record<SourceLanguage, (text: string) => BlockSet>> = {
 
 export const MAX_EDITS_PER_FILE = 20;
 
+/** Where the tests inside an ordinary source file lie: [start, end) offsets of each test block. */
+export function testBlockSpans(path: string, text: string): [number, number][] {
+  const language = sourceLanguages[extensionOf(path)];
+  if (language === undefined || isBinary(text)) return [];
+  return blocksOf[language](text).blocks.map((b) => [b.start, b.end]);
+}
+
 export function inSourceWhats(path: string, before: string | null, after: string | null): string[] {
   const language = sourceLanguages[extensionOf(path)];
   if (language === undefined) return [];

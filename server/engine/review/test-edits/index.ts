@@ -4,7 +4,8 @@
  * `src/lib.rs`, a `describe` block in `src/util.ts`, a `pytest.ini` with `--deselect` or a
  * `//go:build ignore` line change what the test run checks just as much.
  *
- * Three kinds, checked per changed file in this order (a file gets the first kind that applies):
+ * Three kinds, checked per changed file in this order (a file gets the first kind that applies),
+ * and a fourth that an ordinary source file gets besides `test-in-source`:
  * - `test-config`: the file configures how tests are collected or run (see `configWhats`; some
  *   files count only where their test sections changed).
  * - `test-file`: the path is a test file by convention (`isTestPath`).
@@ -14,15 +15,20 @@
  *   blocks, Go `func TestXxx`. Blocks are found by bracket matching over a lexer that skips
  *   strings and comments (approximately: JS regular expressions and JSX text by heuristics),
  *   Python's by indentation; each block is compared as text before and after.
+ * - `test-framework`: added lines of an ordinary source file reach into the test framework:
+ *   patch pytest's reports or `assert`, define `assert_eq!`, exit before the runner reports,
+ *   write the report, make `__eq__` always true (see `frameworkRules`; `rule` says which fired).
  *
- * Not covered: task runners (`Makefile`, `justfile`, CI workflows), Bazel, code that patches test
- * machinery from an ordinary module, and tests in languages other than these four.
+ * Not covered: task runners (`Makefile`, `justfile`, CI workflows), Bazel, and tests in languages
+ * other than these four.
  *
  * Pure and linear in the size of the files (every bracket is matched once, in one pass).
  */
 
 export { testEditsOf } from './test-edits-of';
+export { demotionReason, testEditorsOf, type ChangeSet } from './test-editors';
 export { testEditsOfHunks } from './diff-only';
+export { frameworkRules, type FrameworkRule } from './framework-rules';
 export type { HunkFile } from './hunk-lines';
 export { isTestPath } from './test-paths';
 export type { FileChange, TestEdit, TestEditKind } from './types';

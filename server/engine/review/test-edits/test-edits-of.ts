@@ -1,5 +1,6 @@
 /** Test edits from whole files: each change's text before and after. */
 
+import { frameworkReachOf } from './framework-reach';
 import { inSourceWhats } from './in-source';
 import { configWhats } from './test-config';
 import { isTestPath } from './test-paths';
@@ -20,6 +21,7 @@ export function testEditsOf(changes: readonly FileChange[]): readonly TestEdit[]
       for (const what of inSourceWhats(path, before, after)) {
         edits.push({ path, kind: 'test-in-source', what });
       }
+      edits.push(...frameworkReachOf(path, before, after));
     }
   }
   return edits;
