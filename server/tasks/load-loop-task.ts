@@ -27,6 +27,8 @@ export async function loadLoopTask(db: Db, taskId: string): Promise<LoopTask> {
     maxWallClockMs: task.maxWallClockMs,
     startedAt: task.startedAt,
     sourceId: task.sourceId,
+    ownerId: task.ownerId,
+    teamId: task.teamId,
     baselineCommit: task.baselineCommit,
     checkpointSha: task.checkpointSha,
     iterationCount: task.iterationCount,

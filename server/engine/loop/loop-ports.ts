@@ -48,6 +48,9 @@ export interface LoopTask {
   readonly startedAt: Date | null;
   /** Set once intake made the task's bare repository (at creation for archives). */
   readonly sourceId: string | null;
+  /** Who the task belongs to: its person, and its team when it is a team's (the cache's scope). */
+  readonly ownerId: string | null;
+  readonly teamId: string | null;
   readonly baselineCommit: string | null;
   readonly checkpointSha: string | null;
   readonly iterationCount: number;

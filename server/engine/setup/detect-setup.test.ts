@@ -15,7 +15,7 @@ function tree(files: Record<string, string>): SetupTree & { reads: string[] } {
 }
 
 const npmCi = ['npm', 'ci', '--no-audit', '--no-fund'];
-const venv = ['python3', '-m', 'venv', '.venv'];
+const venv = ['python3', '-m', 'venv', '--copies', '.venv'];
 const cargoLock = (source: string) =>
   `version = 3\n\n[[package]]\nname = "serde"\nversion = "1.0.0"\n${source}\n`;
 

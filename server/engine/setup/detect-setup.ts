@@ -13,6 +13,12 @@ export interface SetupTree {
 /** Largest manifest read (a package-lock.json of a big project is several megabytes). */
 export const maxManifestBytes = 64 * 1024 * 1024;
 
+/** The Git tree id of a commit: what the setup cache keys by (all the tracked files). */
+export async function commitTreeId(gitDir: string, commit: string): Promise<string> {
+  const id = await git({ gitDir, args: ['rev-parse', '--verify', `${commit}^{tree}`] });
+  return id.toString('utf8').trim();
+}
+
 /**
  * The tree of a commit in the server-owned repository, for detection and the cache key: read from
  * the object store, never from a worktree that a run may have changed. Links and submodules are
@@ -288,7 +294,9 @@ async function detectPython(root: Root): Promise<Part> {
     };
   }
   const pip = '.venv/bin/pip';
-  const commands: string[][] = [['python3', '-m', 'venv', '.venv']];
+  // --copies: a venv's python is otherwise a link to /usr/bin, and the setup cache restores no
+  // link that leaves the worktree. The copy is the small launcher (libpython stays shared).
+  const commands: string[][] = [['python3', '-m', 'venv', '--copies', '.venv']];
   if (chosen.length > 0) commands.push([pip, 'install', ...chosen.flatMap((f) => ['-r', f])]);
   if (installable) {
     const extras = shape?.extras ?? [];

@@ -1,6 +1,6 @@
 import { constants } from 'node:fs';
-import { open, readdir, readlink, rm, symlink } from 'node:fs/promises';
-import { isAbsolute, join } from 'node:path';
+import { open, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { lstatOrNull } from './setup-cache-fs';
 
 /** Largest text file relocation rewrites; larger ones are left as they are. */
@@ -15,7 +15,9 @@ const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/
  * A venv: pyvenv.cfg, everything in bin/ (pip's shebangs, activate*), and what points back at the
  * project in site-packages (*.pth, __editable__* finders, *.egg-link, direct_url.json). A CMake
  * build dir (it holds CMakeCache.txt): every text file in it (the cache, Makefiles, *.cmake,
- * build.ninja, compile_commands.json …). Symlinks into the old workspace are re-pointed.
+ * build.ninja, compile_commands.json …). Links are never followed nor rewritten: a planted
+ * `bin → <another task's git directory>` would otherwise have the server rewrite files there, and
+ * the cache refuses absolute links anyway (digestOutput).
  *
  * Limits: only text files of at most maxRelocatedBytes without a NUL byte are rewritten, so paths
  * compiled into binaries (debug info, a C extension's rpath) keep the old workspace, and a file
@@ -36,13 +38,18 @@ export async function relocateOutput(
   );
   const replacement = toLatin1(toWorkspace);
   const files: string[] = [];
+  if (!(await isRealDir(dir))) return 0;
   if ((await lstatOrNull(join(dir, 'pyvenv.cfg')))?.isFile() === true) {
     files.push(join(dir, 'pyvenv.cfg'), ...(await walk(join(dir, 'bin'), false)));
-    for (const lib of await readdir(join(dir, 'lib')).catch(() => [])) {
+    for (const lib of await realSubdirs(join(dir, 'lib'))) {
       const sitePackages = join(dir, 'lib', lib, 'site-packages');
-      for (const name of await readdir(sitePackages).catch(() => [])) {
-        if (/\.(pth|egg-link)$|^__editable__/.test(name)) files.push(join(sitePackages, name));
-        if (name.endsWith('.dist-info')) files.push(join(sitePackages, name, 'direct_url.json'));
+      if (!(await isRealDir(sitePackages))) continue;
+      for (const entry of await readdir(sitePackages, { withFileTypes: true })) {
+        const path = join(sitePackages, entry.name);
+        if (/\.(pth|egg-link)$|^__editable__/.test(entry.name)) files.push(path);
+        if (entry.name.endsWith('.dist-info') && entry.isDirectory()) {
+          files.push(join(path, 'direct_url.json'));
+        }
       }
     }
   } else if ((await lstatOrNull(join(dir, 'CMakeCache.txt')))?.isFile() === true) {
@@ -55,30 +62,35 @@ export async function relocateOutput(
   return rewritten;
 }
 
-/** Files and symlinks under `dir` (never following a link), recursively or not. */
+const isRealDir = async (path: string): Promise<boolean> =>
+  (await lstatOrNull(path))?.isDirectory() === true;
+
+async function realSubdirs(dir: string): Promise<string[]> {
+  if (!(await isRealDir(dir))) return [];
+  const entries = await readdir(dir, { withFileTypes: true });
+  return entries.filter((e) => e.isDirectory()).map((e) => e.name);
+}
+
+/**
+ * Files under `dir`, recursively or not, through real directories only: `dir` itself is checked
+ * with lstat (readdir would follow a link), and a Dirent's type never follows one.
+ */
 async function walk(dir: string, recursive: boolean): Promise<string[]> {
+  if (!(await isRealDir(dir))) return [];
   const found: string[] = [];
-  for (const entry of await readdir(dir, { withFileTypes: true }).catch(() => [])) {
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) {
       if (recursive) found.push(...(await walk(path, true)));
-    } else if (entry.isFile() || entry.isSymbolicLink()) found.push(path);
+    } else if (entry.isFile()) found.push(path);
   }
   return found;
 }
 
 async function rewriteFile(path: string, pattern: RegExp, replacement: string): Promise<boolean> {
   const info = await lstatOrNull(path);
-  if (info === null) return false;
-  if (info.isSymbolicLink()) {
-    const target = Buffer.from(await readlink(path), 'utf8').toString('latin1');
-    const next = target.replace(pattern, () => replacement);
-    if (next === target || !isAbsolute(target)) return false;
-    await rm(path);
-    await symlink(Buffer.from(next, 'latin1').toString('utf8'), path);
-    return true;
-  }
-  if (!info.isFile() || info.size > maxRelocatedBytes) return false;
+  if (info === null || !info.isFile() || info.size > maxRelocatedBytes) return false;
+  // Every parent is a real directory (walk); O_NOFOLLOW refuses a link put in the file's place.
   const handle = await open(path, constants.O_RDWR | constants.O_NOFOLLOW);
   try {
     const bytes = await handle.readFile();

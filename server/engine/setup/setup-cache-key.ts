@@ -1,11 +1,16 @@
 import { createHash } from 'node:crypto';
 import { execa } from 'execa';
-import type { SetupTree } from './detect-setup';
 
 export interface SetupCacheKeyInput {
-  /** A trust domain (a team id, the source URL): entries never cross it. */
+  /** A trust domain (the task's person or team, and its Git URL): entries never cross it. */
   readonly scope: string;
-  readonly manifests: readonly { readonly path: string; readonly content: Buffer | string }[];
+  /**
+   * The Git tree id of the task's baseline: every tracked file, so every manifest and lockfile
+   * anywhere (workspace packages, `file:` dependencies, setup.py, Cargo.toml and go.mod files)
+   * and every file a lifecycle script names. What setup writes comes after the baseline commit,
+   * so it is not part of it. Simpler than listing what each ecosystem reads, and never too narrow.
+   */
+  readonly tree: string;
   readonly commands: readonly (readonly string[])[];
   /** Program → its `--version` line (see toolchainVersions). */
   readonly toolchains: Readonly<Record<string, string>>;
@@ -18,36 +23,22 @@ const sortedEntries = (record: Readonly<Record<string, string>>): [string, strin
   Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 
 /**
- * The cache key of a setup: sha256 of a canonical JSON (fixed field order, manifests sorted by
- * path, each by its content's hash; the commands in their order) of everything that decides what
- * the setup writes. The platform is part of it: native addons and wheels are built for one.
+ * The cache key of a setup: sha256 of a canonical JSON (fixed field order; the commands in their
+ * order) of everything that decides what the setup writes. The platform is part of it: native
+ * addons and wheels are built for one.
  */
 export function setupCacheKey(input: SetupCacheKeyInput): string {
-  const manifests = [...input.manifests]
-    .map((m) => [m.path, sha256(m.content)] as const)
-    .sort(([a, ha], [b, hb]) => (a < b ? -1 : a > b ? 1 : ha < hb ? -1 : ha > hb ? 1 : 0));
   return sha256(
     JSON.stringify({
-      version: 1,
+      version: 2,
       scope: input.scope,
       platform: `${process.platform}-${process.arch}`,
       commands: input.commands,
-      manifests,
+      tree: input.tree,
       toolchains: sortedEntries(input.toolchains),
       env: sortedEntries(input.env ?? {}),
     }),
   );
-}
-
-/** The manifests' contents from the tree, for the key (absent ones left out). */
-export async function readManifests(
-  tree: SetupTree,
-  paths: readonly string[],
-): Promise<{ path: string; content: string }[]> {
-  const read = await Promise.all(
-    paths.map(async (path) => ({ path, content: await tree.read(path) })),
-  );
-  return read.filter((m): m is { path: string; content: string } => m.content !== null);
 }
 
 const programsOf: Readonly<Record<string, readonly string[]>> = {
@@ -70,7 +61,7 @@ export function toolchainPrograms(commands: readonly (readonly string[])[]): str
 /**
  * Each program's version line, run as the setup would find it (`env`'s PATH), from `/` so that no
  * workspace file (rust-toolchain.toml, go.mod's toolchain line) makes a version query install a
- * toolchain on the host; those files are manifests, so they key the cache anyway. A program that
+ * toolchain on the host; those files are tracked, so they key the cache anyway. A program that
  * is not there is 'absent'; one that fails says how.
  */
 export async function toolchainVersions(

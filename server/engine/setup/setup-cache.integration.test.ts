@@ -17,7 +17,9 @@ import { dirname, join } from 'node:path';
 import type * as execaModule from 'execa';
 import { execa } from 'execa';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { SetupCache, setupCacheKey, toolchainVersions } from './setup-cache';
+import { snapshotTreeWithTimes } from '../../test-support/tree-snapshot';
+import { SetupCache, relocateOutput, setupCacheKey, toolchainVersions } from './setup-cache';
+import { setupCacheScope } from './task-setup';
 
 // Lets one test make the n-th `cp` of a store fail after it has copied (a store that dies midway).
 const copies = vi.hoisted(() => ({ failOn: 0, count: 0 }));
@@ -39,13 +41,10 @@ async function put(root: string, files: Record<string, string>): Promise<void> {
   }
 }
 
-const keyFor = (lockfile: string, scope = 'team-1') =>
+const keyFor = (tree: string, scope = 'team-1') =>
   setupCacheKey({
     scope,
-    manifests: [
-      { path: 'package.json', content: '{}' },
-      { path: 'package-lock.json', content: lockfile },
-    ],
+    tree,
     commands: [['npm', 'ci', '--no-audit', '--no-fund']],
     toolchains: { node: 'v20', npm: '11' },
   });
@@ -84,7 +83,7 @@ describe('SetupCache', () => {
     await chmod(join(first, 'node_modules/pkg/index.js'), 0o755);
     await mkdir(join(first, 'node_modules/.bin'));
     await symlink('../pkg/index.js', join(first, 'node_modules/.bin/pkg'));
-    await execa('python3', ['-m', 'venv', '.venv'], { cwd: first });
+    await execa('python3', ['-m', 'venv', '--copies', '.venv'], { cwd: first });
     const lib = (await readdir(join(first, '.venv/lib'))).find((d) => d.startsWith('python'));
     if (lib === undefined) throw new Error('no lib/python* in the venv');
     // What `pip install -e .` leaves: a path back into the workspace.
@@ -108,7 +107,7 @@ describe('SetupCache', () => {
     // Nothing may still need the first workspace.
     await rm(first, { recursive: true, force: true });
     const restored = await cache.restore(entry, second);
-    expect(restored.restoredPaths).toEqual(['node_modules', '.venv']);
+    expect(restored).toMatchObject({ ok: true, restoredPaths: ['node_modules', '.venv'] });
     expect(restored.durationMs).toBeGreaterThanOrEqual(0);
 
     const python = join(second, '.venv/bin/python');
@@ -156,7 +155,7 @@ describe('SetupCache', () => {
     expect(await readFile(restoredFile, 'utf8')).toBe('original\n');
   });
 
-  it('misses when a manifest, the scope or a toolchain changed', async () => {
+  it('misses when the tree or the scope changed', async () => {
     const workspace = dir('ws');
     await put(workspace, { 'node_modules/a.js': 'a' });
     await cache.store(keyFor('{"lock":1}'), workspace, ['node_modules']);
@@ -190,7 +189,7 @@ describe('SetupCache', () => {
     const leftover = join(dir('cache'), `.tmp-${exited.pid ?? 999999}-crashed`);
     await put(leftover, {
       'meta.json': JSON.stringify({
-        version: 1,
+        version: 2,
         key,
         workspace,
         outputs: [],
@@ -210,13 +209,21 @@ describe('SetupCache', () => {
     const metaFile = join(dir('cache'), key, 'meta.json');
     await cache.store(key, workspace, ['node_modules']);
     const good = await readFile(metaFile, 'utf8');
+    const goodOutputs = (JSON.parse(good) as { outputs: unknown[] }).outputs;
     const corrupt = [
       '{"version":1,',
-      JSON.stringify({ ...JSON.parse(good), version: 2 }),
+      JSON.stringify({ ...JSON.parse(good), version: 1 }),
       JSON.stringify({ ...JSON.parse(good), key: keyFor('{"x":1}') }),
       JSON.stringify({ ...JSON.parse(good), workspace: 'relative/ws' }),
-      JSON.stringify({ ...JSON.parse(good), outputs: ['node_modules', 'missing'] }),
-      JSON.stringify({ ...JSON.parse(good), outputs: ['../../etc'] }),
+      JSON.stringify({
+        ...JSON.parse(good),
+        outputs: [...goodOutputs, { path: 'missing', digest: '0'.repeat(64) }],
+      }),
+      JSON.stringify({
+        ...JSON.parse(good),
+        outputs: [{ path: '../../etc', digest: '0'.repeat(64) }],
+      }),
+      JSON.stringify({ ...JSON.parse(good), outputs: ['node_modules'] }),
     ];
     for (const text of corrupt) {
       await writeFile(metaFile, text);
@@ -246,11 +253,156 @@ describe('SetupCache', () => {
     await cache.store(goKey, source, ['.shadowbox/go']);
     const goEntry = await cache.lookup(goKey);
     if (goEntry === null) throw new Error('no entry');
-    await expect(cache.restore(goEntry, workspace)).rejects.toThrow(/is not a directory/);
+    expect(await cache.restore(goEntry, workspace)).toMatchObject({
+      ok: false,
+      reason: `cannot restore into ${workspace}: .shadowbox is not a directory`,
+    });
     expect(await readFile(join(outside, 'go/secret'), 'utf8')).toBe('host file\n');
     await expect(cache.store(key, workspace, ['../escape'])).rejects.toThrow(/output path/);
     await expect(cache.store(key, workspace, ['.shadowbox'])).rejects.toThrow(/output path/);
     await expect(cache.lookup('../../etc')).rejects.toThrow(/key/);
+  });
+
+  /** A venv (a real one, as setup makes it) in `workspace`, and its lib/python3.x name. */
+  async function makeVenv(workspace: string): Promise<void> {
+    await mkdir(workspace, { recursive: true });
+    await execa('python3', ['-m', 'venv', '--copies', '--without-pip', '.venv'], {
+      cwd: workspace,
+    });
+  }
+
+  /** Another task's Git admin directory: it names that task's worktree, as Git's own does. */
+  async function otherTaskGitDir(worktree: string): Promise<string> {
+    const admin = dir('sources/other.git/worktrees/other-task');
+    await put(admin, { gitdir: `${worktree}/.git\n`, HEAD: 'ref: refs/heads/main\n' });
+    return admin;
+  }
+
+  it('regression: a restore refuses an entry whose .venv/bin links out, and changes nothing outside', async () => {
+    const first = dir('worktrees/task-one');
+    const second = dir('worktrees/task-two');
+    await makeVenv(first);
+    await mkdir(second);
+    const admin = await otherTaskGitDir(first);
+    const before = await snapshotTreeWithTimes(dir('sources'));
+    const targets = [admin, '../../../sources/other.git/worktrees/other-task'];
+    for (const [i, target] of targets.entries()) {
+      const key = keyFor(`{"venv":${i}}`);
+      await cache.store(key, first, ['.venv']);
+      const entry = await cache.lookup(key);
+      if (entry === null) throw new Error('no entry');
+      // The entry is tampered with after it was stored: bin becomes a link out of the worktree.
+      await rm(join(entry.path, 'outputs/.venv/bin'), { recursive: true });
+      await symlink(target, join(entry.path, 'outputs/.venv/bin'));
+      expect(await cache.restore(entry, second)).toMatchObject({
+        ok: false,
+        reason: `cache entry ${key.slice(0, 12)} refused: .venv/bin links to ${JSON.stringify(target)}, outside the worktree`,
+      });
+      expect(await cache.lookup(key)).toBeNull();
+    }
+    expect(await snapshotTreeWithTimes(dir('sources'))).toEqual(before);
+    expect(existsSync(join(second, '.venv'))).toBe(false);
+    expect(await readdir(join(second, '.shadowbox'))).toEqual([]);
+  });
+
+  it('regression: a restore replaces links planted in the worktree without following them', async () => {
+    const first = dir('worktrees/task-one');
+    await makeVenv(first);
+    const admin = await otherTaskGitDir(dir('worktrees/task-two'));
+    const key = keyFor('{"venv":1}');
+    await cache.store(key, first, ['.venv']);
+    const entry = await cache.lookup(key);
+    if (entry === null) throw new Error('no entry');
+    const before = await snapshotTreeWithTimes(dir('sources'));
+    // `.venv` itself a link out, and a real `.venv` whose `bin` links out.
+    const linked = dir('worktrees/task-two');
+    await mkdir(linked);
+    await symlink(admin, join(linked, '.venv'));
+    const nested = dir('worktrees/task-three');
+    await mkdir(join(nested, '.venv'), { recursive: true });
+    await symlink(admin, join(nested, '.venv/bin'));
+    for (const workspace of [linked, nested]) {
+      expect(await cache.restore(entry, workspace)).toMatchObject({ ok: true });
+      expect((await lstat(join(workspace, '.venv'))).isDirectory()).toBe(true);
+      expect((await lstat(join(workspace, '.venv/bin'))).isDirectory()).toBe(true);
+      expect(await readFile(join(workspace, '.venv/pyvenv.cfg'), 'utf8')).toContain(workspace);
+    }
+    expect(await snapshotTreeWithTimes(dir('sources'))).toEqual(before);
+  });
+
+  it('regression: relocation never follows a link out of the restored copy', async () => {
+    const copy = dir('staged/.venv');
+    const admin = await otherTaskGitDir('/srv/worktrees/old');
+    await put(copy, { 'pyvenv.cfg': 'home = /usr/bin\ncommand = /srv/worktrees/old/.venv\n' });
+    await symlink(admin, join(copy, 'bin'));
+    await mkdir(join(copy, 'lib'));
+    await symlink(admin, join(copy, 'lib/python3.99'));
+    const before = await snapshotTreeWithTimes(dir('sources'));
+    expect(await relocateOutput(copy, '/srv/worktrees/old', '/srv/worktrees/new')).toBe(1);
+    expect(await snapshotTreeWithTimes(dir('sources'))).toEqual(before);
+    expect(await readFile(join(admin, 'gitdir'), 'utf8')).toBe('/srv/worktrees/old/.git\n');
+  });
+
+  it('regression: a store refuses outputs with a link out of the worktree', async () => {
+    const workspace = dir('ws');
+    await makeVenv(workspace);
+    await symlink('/usr/bin/python3', join(workspace, '.venv/bin/python-link'));
+    await expect(cache.store(keyFor('{}'), workspace, ['.venv'])).rejects.toThrow(
+      'cannot store .venv/bin/python-link links to "/usr/bin/python3", outside the worktree',
+    );
+    expect(await readdir(dir('cache'))).toEqual([]);
+  });
+
+  it('a tampered entry is not restored: its digest does not match, and it is evicted', async () => {
+    const first = dir('ws');
+    await put(first, { 'node_modules/pkg/index.js': 'module.exports = 1;\n' });
+    const second = dir('ws-2');
+    await put(second, { 'node_modules/mine.js': 'kept\n' });
+    const tampers: ((outputs: string) => Promise<void>)[] = [
+      (o) => writeFile(join(o, 'node_modules/pkg/index.js'), 'module.exports = 2;\n'),
+      (o) => put(o, { 'node_modules/.bin/node': '#!/bin/sh\necho planted\n' }),
+      (o) => chmod(join(o, 'node_modules/pkg/index.js'), 0o755),
+      (o) => symlink('../pkg/index.js', join(o, 'node_modules/pkg/extra')),
+    ];
+    for (const [i, tamper] of tampers.entries()) {
+      const key = keyFor(`{"t":${i}}`);
+      await cache.store(key, first, ['node_modules']);
+      const entry = await cache.lookup(key);
+      if (entry === null) throw new Error('no entry');
+      await tamper(join(entry.path, 'outputs'));
+      expect(await cache.restore(entry, second)).toMatchObject({
+        ok: false,
+        reason: `cache entry ${key.slice(0, 12)} refused: node_modules does not match the digest it was stored with`,
+      });
+      expect(await cache.lookup(key)).toBeNull();
+      expect(await readdir(join(second, 'node_modules'))).toEqual(['mine.js']);
+    }
+  });
+
+  it("regression: person A's planted node_modules/.bin/node is no hit for person B", async () => {
+    const owners = {
+      a: { ownerId: 'person-a', teamId: null },
+      aTeam: { ownerId: 'person-a', teamId: 'team-a' },
+      b: { ownerId: 'person-b', teamId: null },
+      bTeam: { ownerId: 'person-b', teamId: 'team-b' },
+      legacy: { ownerId: null, teamId: null },
+    };
+    const scope = (owner: { ownerId: string | null; teamId: string | null }) =>
+      setupCacheScope({ ...owner, source: { kind: 'archive', name: 'p.tar.gz' } });
+    const tree = '5b4b2f0e3c0f1d9a8e7c6b5a4f3e2d1c0b9a8f7e';
+    const workspace = dir('ws-a');
+    await put(workspace, { 'node_modules/.bin/node': '#!/bin/sh\necho planted\n' });
+    const scopeA = scope(owners.a);
+    if (scopeA === null) throw new Error('no scope');
+    await cache.store(keyFor(tree, scopeA), workspace, ['node_modules']);
+    expect(await cache.lookup(keyFor(tree, scopeA))).not.toBeNull();
+    for (const other of [owners.aTeam, owners.b, owners.bTeam]) {
+      const otherScope = scope(other);
+      expect(otherScope).not.toBeNull();
+      expect(otherScope).not.toBe(scopeA);
+      expect(await cache.lookup(keyFor(tree, otherScope ?? ''))).toBeNull();
+    }
+    expect(scope(owners.legacy)).toBeNull();
   });
 
   it('relocates a CMake build directory, which builds again in the new place', async () => {

@@ -1,12 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { readManifests, setupCacheKey, toolchainPrograms } from './setup-cache';
+import { linkStaysInside, setupCacheKey, toolchainPrograms } from './setup-cache';
 
 const base = {
   scope: 'team-1',
-  manifests: [
-    { path: 'package.json', content: '{"name":"a"}' },
-    { path: 'package-lock.json', content: Buffer.from('{"lockfileVersion":3}') },
-  ],
+  tree: '4b825dc642cb6eb9a060e54bf8d69288fbee4904',
   commands: [['npm', 'ci', '--no-audit', '--no-fund']],
   toolchains: { node: 'v20.20.0', npm: '11.19.0' },
 };
@@ -18,28 +15,15 @@ describe('setupCacheKey', () => {
     expect(setupCacheKey({ ...base })).toBe(key);
   });
 
-  it('does not depend on the order of manifests or toolchains, nor on string vs bytes', () => {
+  it('does not depend on the order of toolchains', () => {
     const key = setupCacheKey(base);
-    expect(
-      setupCacheKey({
-        ...base,
-        manifests: [
-          { path: 'package-lock.json', content: '{"lockfileVersion":3}' },
-          { path: 'package.json', content: Buffer.from('{"name":"a"}') },
-        ],
-        toolchains: { npm: '11.19.0', node: 'v20.20.0' },
-      }),
-    ).toBe(key);
+    expect(setupCacheKey({ ...base, toolchains: { npm: '11.19.0', node: 'v20.20.0' } })).toBe(key);
   });
 
-  it('changes with a manifest content or path, the scope, the commands, a toolchain or env', () => {
+  it('changes with the tree, the scope, the commands, a toolchain or env', () => {
     const key = setupCacheKey(base);
     const variants = [
-      { ...base, manifests: [{ path: 'package.json', content: '{"name":"b"}' }] },
-      {
-        ...base,
-        manifests: base.manifests.map((m) => ({ ...m, path: `sub/${m.path}` })),
-      },
+      { ...base, tree: 'ac9ed26b8ce7ce9a2a8b6af3ad2ffc67ec2d0c59' },
       { ...base, scope: 'team-2' },
       { ...base, commands: [['npm', 'ci']] },
       { ...base, commands: [...base.commands, ['npm', 'run', 'build']] },
@@ -76,15 +60,24 @@ describe('toolchainPrograms', () => {
   });
 });
 
-describe('readManifests', () => {
-  it('reads the present manifests and leaves out absent ones', async () => {
-    const files: Record<string, string> = { 'go.mod': 'module x\n' };
-    const tree = {
-      files: Object.keys(files),
-      read: (path: string) => Promise.resolve(files[path] ?? null),
-    };
-    expect(await readManifests(tree, ['go.mod', 'go.sum'])).toEqual([
-      { path: 'go.mod', content: 'module x\n' },
-    ]);
+describe('linkStaysInside', () => {
+  it('takes links that resolve inside the worktree by their text alone', () => {
+    expect(linkStaysInside('node_modules/.bin/pkg', '../pkg/index.js')).toBe(true);
+    expect(linkStaysInside('node_modules/pkg', '../packages/pkg')).toBe(true);
+    expect(
+      linkStaysInside('node_modules/.pnpm/a@1/node_modules/b', '../../b@2/node_modules/b'),
+    ).toBe(true);
+    expect(linkStaysInside('.venv/lib64', 'lib')).toBe(true);
+    expect(linkStaysInside('.venv/lib64', './lib/')).toBe(true);
+  });
+
+  it('refuses absolute targets, climbs past the root and `..` after a name', () => {
+    expect(linkStaysInside('.venv/bin', '/srv/data/sources/other.git/worktrees/t')).toBe(false);
+    expect(linkStaysInside('.venv/bin/python3', '/usr/bin/python3')).toBe(false);
+    expect(linkStaysInside('.venv/bin', '../../other-task/.git')).toBe(false);
+    expect(linkStaysInside('node_modules', '..')).toBe(false);
+    // `l → .` then `l/../..`: lexically inside, physically one level above.
+    expect(linkStaysInside('node_modules/l2', 'l1/../..')).toBe(false);
+    expect(linkStaysInside('node_modules/x', '')).toBe(false);
   });
 });

@@ -12,10 +12,9 @@ import type {
 import { defaultRunLimits, type RunLimits } from '../sandbox/run-limits';
 import type { SandboxHost } from '../sandbox/sandbox-host';
 import type { BackgroundRemoval } from '../shadow/scratch';
-import { commitSetupTree, detectSetup, type SetupTree } from './detect-setup';
+import { commitSetupTree, commitTreeId, detectSetup, type SetupTree } from './detect-setup';
 import { runSetup } from './run-setup';
 import {
-  readManifests,
   setupCacheKey,
   toolchainPrograms,
   toolchainVersions,
@@ -45,11 +44,23 @@ export interface TaskSetupOptions {
 const noRun = { exitCode: null, timedOut: false, failedCommand: null } as const;
 
 /**
- * Which trust domain a cached setup may be shared in: tasks of the same Git URL, or archives
- * uploaded to this server. (With teams, the team becomes part of it.)
+ * Which trust domain a cached setup may be shared in: the task's owner (its team when it is a
+ * team's, else its person), and for Git sources the URL too. Setup runs the project's own code
+ * (install scripts), so an entry is what that code wrote: only tasks of the same owner may run it.
+ * A task with no owner (made before accounts) shares with nothing: null, no cache.
  */
-const scopeOf = (task: LoopTask): string =>
-  task.source.kind === 'git' ? `git:${task.source.url}` : 'archive';
+export function setupCacheScope(
+  task: Pick<LoopTask, 'ownerId' | 'teamId' | 'source'>,
+): string | null {
+  const owner =
+    task.teamId !== null
+      ? `team:${task.teamId}`
+      : task.ownerId !== null
+        ? `person:${task.ownerId}`
+        : null;
+  if (owner === null) return null;
+  return JSON.stringify([owner, task.source.kind === 'git' ? `git:${task.source.url}` : 'archive']);
+}
 
 /**
  * The SetupPort: detection from the task's baseline commit (never from the worktree a run may
@@ -101,15 +112,15 @@ export function createTaskSetup(options: TaskSetupOptions): SetupPort {
           error: `setup needs the sandbox, which this server does not have (${options.unavailableReason ?? 'unknown'})`,
         });
       }
-      const tree = await treeOf(task);
-      const detected = await detectSetup(tree);
-      const { cache } = options;
+      const detected = await detectSetup(await treeOf(task));
+      const scope = setupCacheScope(task);
+      const cache = scope === null ? null : options.cache;
       const key =
-        cache === null
+        cache === null || scope === null || task.baselineCommit === null
           ? null
           : setupCacheKey({
-              scope: scopeOf(task),
-              manifests: await readManifests(tree, detected.manifests),
+              scope,
+              tree: await commitTreeId(options.gitDirOf(task), task.baselineCommit),
               commands: plan.commands,
               toolchains: await toolchainVersions(toolchainPrograms(plan.commands), {
                 PATH: process.env.PATH ?? '/usr/bin:/bin',
@@ -119,9 +130,15 @@ export function createTaskSetup(options: TaskSetupOptions): SetupPort {
             });
       const entry = key === null || cache === null ? null : await cache.lookup(key);
       if (entry !== null && cache !== null) {
-        const restored = await cache.restore(entry, workspace.path);
-        io.onLine(`setup: cached (restored ${restored.restoredPaths.join(', ')})`);
-        return result({ ok: true, cached: true, exitCode: 0 });
+        const restored = await cache
+          .restore(entry, workspace.path)
+          .catch((error: unknown) => ({ ok: false, reason: readableError(error) }) as const);
+        if (restored.ok) {
+          io.onLine(`setup: cached (restored ${restored.restoredPaths.join(', ')})`);
+          return result({ ok: true, cached: true, exitCode: 0 });
+        }
+        // A refused entry costs this task an install, nothing more.
+        io.onLine(`setup: not restored from the cache: ${restored.reason}`);
       }
       const setup = await runSetup(
         {

@@ -55,6 +55,8 @@ export class MemoryLoopStore implements TaskLoopStore {
       maxWallClockMs: 3_600_000,
       startedAt: null,
       sourceId: 'src',
+      ownerId: null,
+      teamId: null,
       baselineCommit: null,
       checkpointSha: null,
       cancelRequestedBy: null,
