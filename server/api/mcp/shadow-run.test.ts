@@ -153,6 +153,28 @@ describe('shadow_run over HTTP (a token)', () => {
     expect(textOf(result)).not.toContain(services.worktrees);
   });
 
+  it("runs with the task's own caps and takes none from the agent (no lifting a cap)", async () => {
+    const client = await connectInMemory(services, agentActor, 'http');
+    const { id: taskId } = services.tasks.addTask({
+      status: 'awaiting_hypotheses',
+      limits: { maxMemoryMb: 256, maxPids: null, maxDiskMb: null, maxInodes: 5000 },
+    });
+    await mkdir(path.join(services.worktrees, taskId));
+    await call(client, 'shadow_run', { hypotheses, command: pytest, taskId });
+    expect(services.runner.requests[0]?.limits).toEqual({ maxMemoryMb: 256, maxInodes: 5000 });
+    const lifted = await call(client, 'shadow_run', {
+      hypotheses,
+      command: pytest,
+      taskId,
+      maxMemoryMb: 999_999,
+    });
+    expect(lifted.isError).toBe(true);
+    expect(textOf(lifted)).toBe(
+      'MCP error -32602: Input validation error: Invalid arguments for tool shadow_run: Unrecognized key: "maxMemoryMb"',
+    );
+    expect(services.runner.requests).toHaveLength(1);
+  });
+
   it('runs at most one hypothesis per core at once for a remote agent', async () => {
     const client = await connectInMemory(services, agentActor, 'http');
     const taskId = await taskWithWorktree();

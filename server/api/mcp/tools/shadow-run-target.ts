@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { parseTaskId } from '../../http/schemas';
 import { checkCommand } from '../../../engine/policy';
+import { pickRunLimits, type RunLimits } from '../../../engine/sandbox';
 import { AppError } from '../../../errors/app-error';
 import type { ToolContext } from '../tool-context';
 
@@ -12,6 +13,11 @@ export interface ShadowTarget {
   readonly label: string;
   /** Set when the workspace is a task's worktree. */
   readonly taskId: string | null;
+  /**
+   * The caps the task set for its runs (the rest are the server's); none for a workspace. A
+   * shadow_run takes no caps of its own, so over HTTP it never runs above the server's.
+   */
+  readonly limits: Partial<RunLimits>;
 }
 
 export interface ShadowTargetInput {
@@ -61,7 +67,7 @@ export async function resolveShadowTarget(
     );
   }
   const workspace = path.normalize(input.workspace);
-  return { workspace, label: workspace, taskId: null };
+  return { workspace, label: workspace, taskId: null, limits: {} };
 }
 
 async function taskTarget(taskId: string, { services, actor }: ToolContext): Promise<ShadowTarget> {
@@ -74,5 +80,10 @@ async function taskTarget(taskId: string, { services, actor }: ToolContext): Pro
       `task ${taskId} is ${task.status} and has no worktree${task.status === 'queued' || task.status === 'preparing' ? ' yet' : ''}`,
     );
   }
-  return { workspace, label: `the worktree of task ${taskId}`, taskId };
+  return {
+    workspace,
+    label: `the worktree of task ${taskId}`,
+    taskId,
+    limits: pickRunLimits(task.limits),
+  };
 }

@@ -88,6 +88,7 @@ export const shadowRunTool = defineTool({
         hypotheses: args.hypotheses,
         apply: false,
         signal: context.signal,
+        ...(Object.keys(target.limits).length === 0 ? {} : { limits: target.limits }),
         ...(parallel === undefined ? {} : { parallel }),
         ...(args.timeoutSecs === undefined ? {} : { timeoutMs: args.timeoutSecs * 1000 }),
       },
