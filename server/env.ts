@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { defaultRunLimits, type RunLimits } from './engine/sandbox';
+import { parseTrustedProxies, type TrustedProxies } from './auth/client-address';
 import { AppError } from './errors/app-error';
 
 /**
@@ -20,6 +21,11 @@ export interface Env {
    * (behind a reverse proxy, say): its host is accepted by the browser endpoints' Host check.
    */
   publicUrl: URL | null;
+  /**
+   * SHADOWBOX_TRUSTED_PROXIES: the peers whose X-Forwarded-For is believed (IPs and CIDR ranges);
+   * from anyone else the client is the socket's address (server/auth/client-address.ts).
+   */
+  trustedProxies: TrustedProxies;
   /** Hypotheses a task may hold waiting to run; one more is refused with INBOX_FULL. */
   maxPendingHypotheses: number;
   /**
@@ -98,6 +104,7 @@ const schema = z.object({
       })
       .optional(),
   ),
+  SHADOWBOX_TRUSTED_PROXIES: optional,
   SHADOWBOX_MAX_PENDING_HYPOTHESES: optional.pipe(positiveInteger(1, 10_000).optional()),
   SHADOWBOX_MAX_MEMORY_MB: optional.pipe(positiveInteger(16, 1_048_576).optional()),
   SHADOWBOX_MAX_PIDS: optional.pipe(positiveInteger(8, 4_194_304).optional()),
@@ -194,6 +201,7 @@ export function loadEnv(source: EnvSource = process.env, cwd: string = process.c
     DATABASE_URL: source.DATABASE_URL,
     SHADOWBOX_HYPOTHESIS_GATHER_SECS: source.SHADOWBOX_HYPOTHESIS_GATHER_SECS,
     SHADOWBOX_PUBLIC_URL: source.SHADOWBOX_PUBLIC_URL,
+    SHADOWBOX_TRUSTED_PROXIES: source.SHADOWBOX_TRUSTED_PROXIES,
     SHADOWBOX_MAX_PENDING_HYPOTHESES: source.SHADOWBOX_MAX_PENDING_HYPOTHESES,
     SHADOWBOX_MAX_MEMORY_MB: source.SHADOWBOX_MAX_MEMORY_MB,
     SHADOWBOX_MAX_PIDS: source.SHADOWBOX_MAX_PIDS,
@@ -237,6 +245,7 @@ export function loadEnv(source: EnvSource = process.env, cwd: string = process.c
     database,
     hypothesisGatherMs: Math.round((values.SHADOWBOX_HYPOTHESIS_GATHER_SECS ?? 3) * 1000),
     publicUrl: values.SHADOWBOX_PUBLIC_URL ?? null,
+    trustedProxies: parseTrustedProxies(values.SHADOWBOX_TRUSTED_PROXIES),
     maxPendingHypotheses: values.SHADOWBOX_MAX_PENDING_HYPOTHESES ?? 64,
     runLimits,
     hardMaxRunLimits,

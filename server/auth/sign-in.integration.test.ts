@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   backends,
@@ -6,7 +8,8 @@ import {
 } from '../test-support/scratch-databases';
 import { testPassword } from '../test-support/test-password';
 import { createAccounts, type Accounts } from './accounts';
-import { addPerson, disablePerson } from './people';
+import { installForwardedForGuard, parseTrustedProxies } from './client-address';
+import { addPerson, disablePerson, renamePerson } from './people';
 
 /**
  * Sign-in through better-auth's own handler on a real database: the cookie's flags, the origin
@@ -32,6 +35,12 @@ function signIn(
 
 const cookieOf = (response: Response): string => response.headers.getSetCookie().join('\n');
 
+const sessionOf = (response: Response): string =>
+  cookieOf(response)
+    .split('\n')
+    .find((c) => c.includes('session_token'))
+    ?.split(';')[0] ?? '';
+
 describe.each(backends)('sign-in on $name', ({ create, skip }) => {
   let database: MigratedDatabase;
   let accounts: Accounts;
@@ -49,7 +58,7 @@ describe.each(backends)('sign-in on $name', ({ create, skip }) => {
       baseUrl: base,
       trustedOrigins: origins,
     });
-    for (const username of ['alice', 'bob', 'carol', 'dave']) {
+    for (const username of ['alice', 'bob', 'carol', 'dave', 'erin', 'frank']) {
       await addPerson(database.db, { username, password: testPassword, role: 'reviewer' });
     }
   }, 120_000);
@@ -204,6 +213,153 @@ describe.each(backends)('sign-in on $name', ({ create, skip }) => {
     expect(again.status).toBe(403);
     expect(cookieOf(again)).not.toContain('session_token=');
   });
+
+  it.skipIf(skip)(
+    'refuses a person renaming themselves through update-user (403 USERNAME_CHANGE_REFUSED): the name stays and `user disable` still finds them',
+    async () => {
+      const signedIn = await signIn(accounts, { username: 'erin', password: testPassword }, from());
+      expect(signedIn.status).toBe(200);
+      const session = sessionOf(signedIn);
+      for (const change of [
+        { username: 'mallory' },
+        { displayUsername: 'Mallory' },
+        { name: 'mallory' },
+        { username: 'erin', displayUsername: 'admin' },
+      ]) {
+        const response = await accounts.auth.handler(
+          new Request(`${base}/api/auth/update-user`, {
+            method: 'POST',
+            headers: {
+              'content-type': 'application/json',
+              origin: base,
+              cookie: session,
+              ...from(),
+            },
+            body: JSON.stringify(change),
+          }),
+        );
+        expect(response.status, JSON.stringify(change)).toBe(403);
+        expect(await response.json()).toMatchObject({
+          code: 'USERNAME_CHANGE_REFUSED',
+          message: expect.stringContaining('only an admin changes a username') as string,
+        });
+      }
+      const row = await database.db.user.findUniqueOrThrow({
+        where: { username: 'erin' },
+        select: { username: true, displayUsername: true, name: true },
+      });
+      expect(row).toEqual({ username: 'erin', displayUsername: 'erin', name: 'erin' });
+      expect(await database.db.user.count({ where: { username: 'mallory' } })).toBe(0);
+      expect((await disablePerson(database.db, 'erin')).alreadyDisabled).toBe(false);
+    },
+  );
+
+  it.skipIf(skip)(
+    'only an admin renames: a reviewer is refused; an admin renames, audited by id, and the person signs in by the new name',
+    async () => {
+      const frank = await database.db.user.findUniqueOrThrow({
+        where: { username: 'frank' },
+        select: { id: true },
+      });
+      const reviewer = {
+        kind: 'user',
+        person: { id: frank.id, username: 'frank', role: 'reviewer', teams: [] },
+      } as const;
+      await expect(
+        accounts.renamePerson(reviewer, { from: 'frank', to: 'francis' }),
+      ).rejects.toMatchObject({ code: 'FORBIDDEN' });
+      const admin = {
+        kind: 'user',
+        person: { id: 'admin-id', username: 'root', role: 'admin', teams: [] },
+      } as const;
+      await renamePerson(database.db, { from: 'frank', to: 'francis', actor: admin });
+      const audit = await accounts.listAudit(admin, { username: 'francis' });
+      expect(audit[0]).toMatchObject({
+        actor: 'root',
+        actorUserId: 'admin-id',
+        action: 'user.rename',
+        subjectUserId: frank.id,
+        details: { from: 'frank', to: 'francis' },
+      });
+      expect(
+        (await signIn(accounts, { username: 'francis', password: testPassword }, from())).status,
+      ).toBe(200);
+      expect(
+        (await signIn(accounts, { username: 'frank', password: testPassword }, from())).status,
+      ).toBe(401);
+    },
+  );
+
+  it.skipIf(skip)(
+    'a forged X-Forwarded-For per request from an untrusted peer does not escape the limit; a trusted proxy’s is believed',
+    async () => {
+      // Real HTTP servers, as Next.js's would be with the guard the instrumentation installs.
+      class Untrusting extends http.Server {}
+      class Trusting extends http.Server {}
+      installForwardedForGuard(Untrusting, []);
+      installForwardedForGuard(Trusting, parseTrustedProxies('127.0.0.1, 10.0.0.0/8'));
+      const serve = async (server: http.Server): Promise<string> => {
+        server.on('request', (request, response) => {
+          void (async () => {
+            const chunks: Buffer[] = [];
+            for await (const chunk of request) chunks.push(chunk as Buffer);
+            const headers = new Headers();
+            for (const [name, value] of Object.entries(request.headers)) {
+              if (typeof value === 'string') headers.set(name, value);
+            }
+            const answer = await accounts.auth.handler(
+              new Request(`${base}${request.url ?? '/'}`, {
+                method: request.method ?? 'GET',
+                headers,
+                body: Buffer.concat(chunks),
+              }),
+            );
+            response.writeHead(answer.status, { 'content-type': 'application/json' });
+            response.end(await answer.text());
+          })();
+        });
+        await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+        return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      };
+      const untrusting = new Untrusting();
+      const trusting = new Trusting();
+      try {
+        const tries = async (url: string, username: string, forged: (i: number) => string) => {
+          const answers: { status: number; message: string }[] = [];
+          for (let i = 0; i < 6; i++) {
+            const response = await fetch(`${url}/api/auth/sign-in/username`, {
+              method: 'POST',
+              headers: {
+                'content-type': 'application/json',
+                origin: base,
+                'x-forwarded-for': forged(i),
+                'x-real-ip': forged(i),
+              },
+              body: JSON.stringify({ username, password: `wrong-${i}-xx` }),
+            });
+            const body = (await response.json()) as { message?: string };
+            answers.push({ status: response.status, message: body.message ?? '' });
+          }
+          return answers;
+        };
+        const refused = await tries(await serve(untrusting), 'alice', (i) => `203.0.113.${i + 1}`);
+        expect(refused.map((a) => a.status)).toEqual([401, 401, 401, 401, 401, 429]);
+        expect(refused[5]?.message).toContain(
+          'too many sign-in attempts for this user from this address',
+        );
+        // Behind a trusted proxy each hop it names is a different client: none is refused.
+        const believed = await tries(
+          await serve(trusting),
+          'dave',
+          (i) => `192.0.2.${i + 1}, 10.1.2.3`,
+        );
+        expect(believed.map((a) => a.status)).toEqual([401, 401, 401, 401, 401, 401]);
+      } finally {
+        untrusting.close();
+        trusting.close();
+      }
+    },
+  );
 
   it.skipIf(skip)('signs out: the session no longer works', async () => {
     const response = await signIn(accounts, { username: 'bob', password: testPassword }, from());

@@ -57,6 +57,7 @@ export function fakeAccounts(session: Actor | null): Accounts {
     revokeToken: absent,
     listPeople: absent,
     addPerson: absent,
+    renamePerson: absent,
     listAudit: absent,
   };
 }
