@@ -4,7 +4,13 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { probeCacheKey, probePassedBefore, recordProbePass } from './probe-cache';
 
-const programs = { unshare: '/bin/sh', setpriv: '/bin/sh', bwrap: '/bin/sh', prlimit: null };
+const programs = {
+  unshare: '/bin/sh',
+  setpriv: '/bin/sh',
+  bwrap: '/bin/sh',
+  pivotRoot: '/bin/sh',
+  prlimit: null,
+};
 
 describe('the probe cache (a passed probe remembered across processes)', () => {
   it('remembers a pass under its key only', async () => {

@@ -46,7 +46,9 @@ async function programIdentity(file: string | null): Promise<string> {
 export async function probeCacheKey(parts: ProbeCacheKeyParts): Promise<string> {
   const { programs } = parts;
   const identities = await Promise.all(
-    [programs.unshare, programs.setpriv, programs.bwrap, programs.pivotRoot, programs.prlimit].map(programIdentity),
+    [programs.unshare, programs.setpriv, programs.bwrap, programs.pivotRoot, programs.prlimit].map(
+      programIdentity,
+    ),
   );
   const text = JSON.stringify({
     boot: await bootId(),

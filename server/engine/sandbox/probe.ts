@@ -185,7 +185,7 @@ async function probeMachine(
     for (const sub of ['upper', 'work']) await mkdir(path.join(dir, sub));
     await writeFile(path.join(dir, 'deletes'), '');
     // As a worktree is: the run writes only files its identity owns.
-    await handToSandbox(lower, identity);
+    await Promise.all([lower, path.join(dir, 'upper')].map((d) => handToSandbox(d, identity)));
     const host: SandboxHost = {
       programs,
       cgroups: detection.support,

@@ -138,6 +138,87 @@ describe('the sandbox boundary: no escape', () => {
   });
 });
 
+describe('the sandbox boundary: root inside is not root outside', () => {
+  // Every attack here only opens for writing and writes nothing: should a defence fail, the host's
+  // settings are still as they were.
+  const openEachForWriting = `import os
+writable, refusals = [], set()
+for top, dirs, files in os.walk('/proc/sys'):
+    for name in files:
+        path = os.path.join(top, name)
+        try:
+            fd = os.open(path, os.O_WRONLY)
+        except OSError as error:
+            refusals.add(error.strerror)
+            continue
+        os.close(fd)
+        writable.append(path)
+print('writable', len(writable), writable[:5])
+print('refusals', sorted(refusals))`;
+
+  it('can open no /proc/sys file for writing, kernel/core_pattern included', async () => {
+    const result = await attack(`python3 -c "${openEachForWriting}"`);
+    expect(result.outputTail).toContain('writable 0 []');
+    expect(result.outputTail).toMatch(/refusals \[.*'Read-only file system'/);
+    const pattern = await attack(
+      '( exec 3>>/proc/sys/kernel/core_pattern ) 2>&1; echo "rc=$?"; ( exec 3>>/proc/sys/kernel/panic ) 2>/dev/null; echo "rc=$?"',
+    );
+    expect(pattern.outputTail).toMatch(/core_pattern: (Read-only file system|Permission denied)/);
+    expect(pattern.outputTail.match(/rc=(\d+)/g)).toEqual(['rc=2', 'rc=2']);
+  });
+
+  it('runs as an unprivileged host uid: /proc/<pid>/status seen from the host is not root', async () => {
+    const marker = `sbx-uid-${process.pid}-${Date.now()}`;
+    const running = attack(`python3 -c "import time; time.sleep(3)" ${marker}`);
+    expect(await waitFor(async () => (await processesWith(marker)).length > 0, 10_000)).toBe(true);
+    const [pid] = await processesWith(marker);
+    const status = await readFile(`/proc/${String(pid)}/status`, 'utf8');
+    const uids = /^Uid:\s+(.*)$/m.exec(status)?.[1]?.split(/\s+/).map(Number) ?? [];
+    const gids = /^Gid:\s+(.*)$/m.exec(status)?.[1]?.split(/\s+/).map(Number) ?? [];
+    expect(uids).toHaveLength(4);
+    for (const id of [...uids, ...gids]) expect(id).not.toBe(0);
+    if (process.getuid?.() === 0) expect(uids).toEqual([65534, 65534, 65534, 65534]);
+    await running;
+  });
+
+  it('runs under the seccomp filter: Seccomp 2, and denied calls fail with EPERM', async () => {
+    const calls = { keyctl: 250, bpf: 321, perf_event_open: 298, userfaultfd: 323, mount: 165 };
+    const probe = `import ctypes, os
+libc = ctypes.CDLL(None, use_errno=True)
+for name, nr in ${JSON.stringify(Object.entries(calls))}:
+    rc = libc.syscall(nr, 0, 0, 0, 0, 0)
+    print(name, rc, os.strerror(ctypes.get_errno()))`;
+    const result = await attack(
+      `grep -E "^Seccomp:" /proc/self/status; ${process.arch === 'x64' ? `python3 -c '${probe}'` : ''}`,
+    );
+    expect(result.outputTail).toContain('Seccomp:\t2');
+    if (process.arch === 'x64') {
+      for (const name of Object.keys(calls)) {
+        expect(result.outputTail).toContain(`${name} -1 Operation not permitted`);
+      }
+    }
+  });
+
+  it('gains nothing from a setuid-root program of the host: its mount is nosuid', async () => {
+    const result = await attack(
+      'stat -c "%a %u" /usr/bin/mount; grep -E " /usr " /proc/self/mountinfo | grep -o nosuid | head -n 1; mkdir -p "$HOME/m"; /usr/bin/mount -t tmpfs evil "$HOME/m"; echo "rc=$?"; id -u',
+    );
+    expect(result.outputTail).toMatch(/^4755 /m);
+    expect(result.outputTail).toContain('nosuid');
+    expect(result.outputTail).toContain('rc=32');
+  });
+
+  it('inherits no descriptor of the set-up: not its root, its filter or any directory', async () => {
+    const result = await attack('exec 2>&1; ls -l /proc/$$/fd');
+    const fds = result.outputTail.split('\n').filter((line) => / \d+ -> /.test(line));
+    expect(fds.length).toBeGreaterThanOrEqual(3);
+    for (const fd of fds) {
+      // A directory of the host, or the filter's file, would be a way out of the new root.
+      expect(fd).not.toMatch(/seccomp|rootfs|fstab|sbx-boundary|-> \/(?!dev\/null)[^:]*$/);
+    }
+  });
+});
+
 describe('the sandbox boundary: nothing of the host in view', () => {
   it('cannot read the database, another task worktree, a source repository or a sibling of the workspace', async () => {
     const reads = Object.values(canaries)

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
+  rootOverlays,
   sandboxCommand,
-  sandboxFstab,
   sandboxSetupFailure,
   type SandboxCommandOptions,
   type SandboxLayout,
@@ -21,12 +21,15 @@ const overlay: SandboxLayout = {
 const root: SandboxRoot = {
   readOnly: ['/usr'],
   symlinks: [['/bin', 'usr/bin']],
-  writable: ['/data/work spaces/t1'],
+  writable: [],
+  overlays: rootOverlays(overlay),
   tmpfs: ['/data/shadows/run-1/home'],
   tmpfsBytes: 1024 * 1024,
+  tmpfsInodes: 1000,
   files: [],
   cwd: '/data/work spaces/t1/crates/core',
   setpriv: '/usr/bin/setpriv',
+  owner: { uid: 65534, gid: 65534, label: 'nobody (uid 65534)' },
 };
 
 const options: SandboxCommandOptions = {
@@ -34,42 +37,47 @@ const options: SandboxCommandOptions = {
     unshare: '/usr/bin/unshare',
     setpriv: '/usr/bin/setpriv',
     bwrap: '/usr/bin/bwrap',
+    pivotRoot: '/usr/sbin/pivot_root',
     prlimit: null,
   },
   fstabPath: '/data/shadows/run-1/fstab',
+  rootfs: '/data/shadows/run-1/rootfs',
+  filterPath: '/data/shadows/run-1/seccomp.bpf',
   root,
   cgroupProcs: ['/sys/fs/cgroup/pids/shadowbox/run-1/cgroup.procs'],
   maxFileBytes: 1024 * 1024,
+  identity: { uid: 65534, gid: 65534, label: 'nobody (uid 65534)' },
 };
 
-describe('sandboxFstab', () => {
+describe('rootOverlays', () => {
   it('mounts the overlay on the workspace path itself', () => {
-    expect(sandboxFstab(overlay)).toBe(
-      'shadowbox /data/work\\040spaces/t1 overlay lowerdir=/data/work\\040spaces/t1,upperdir=/data/shadows/run-1/upper,workdir=/data/shadows/run-1/work,userxattr,volatile 0 0\n',
-    );
+    expect(rootOverlays(overlay)).toEqual([
+      {
+        target: '/data/work spaces/t1',
+        upper: '/data/shadows/run-1/upper',
+        work: '/data/shadows/run-1/work',
+        source: 'shadowbox',
+      },
+    ]);
   });
 
   it('takes the layers from the tmpfs when the upper layer lives there', () => {
-    expect(sandboxFstab({ ...overlay, tmpfsUpper: true })).toContain(
-      'upperdir=/data/shadows/run-1/work/upper,workdir=/data/shadows/run-1/work/work,userxattr,volatile',
-    );
+    expect(rootOverlays({ ...overlay, tmpfsUpper: true })[0]).toMatchObject({
+      upper: '/data/shadows/run-1/work/upper',
+      work: '/data/shadows/run-1/work/work',
+    });
   });
 
-  it('mounts nothing for a direct workspace (bubblewrap binds it writable)', () => {
-    expect(sandboxFstab({ kind: 'direct', root: '/ws', home: '/h' })).toBe('');
-  });
-
-  it('gives each toolchain cache its own overlay', () => {
+  it('mounts nothing for a direct workspace (it is bound writable) and one overlay per cache', () => {
     const caches = [{ dir: '/root/.cargo', upper: '/r/cache-0/upper', work: '/r/cache-0/work' }];
-    expect(sandboxFstab(overlay, caches)).toContain(
-      'shadowbox-cache /root/.cargo overlay lowerdir=/root/.cargo,upperdir=/r/cache-0/upper,workdir=/r/cache-0/work,userxattr,volatile 0 0\n',
-    );
-  });
-
-  it('refuses paths mount(8) cannot express', () => {
-    expect(() => sandboxFstab({ ...overlay, root: '/data/a,b' })).toThrow(
-      "cannot contain ',', ':'",
-    );
+    expect(rootOverlays({ kind: 'direct', root: '/ws', home: '/h' }, caches)).toEqual([
+      {
+        target: '/root/.cargo',
+        upper: '/r/cache-0/upper',
+        work: '/r/cache-0/work',
+        source: 'shadowbox-cache',
+      },
+    ]);
   });
 });
 
@@ -77,7 +85,17 @@ describe('sandboxCommand', () => {
   it('dies with its parent, and passes every variable part as an argument, never in the script', () => {
     const command = sandboxCommand(overlay, ['cargo', 'test', '--', '$(rm -rf /)'], options);
     expect(command.file).toBe('/usr/bin/unshare');
-    expect(command.args.slice(0, 4)).toEqual(['--user', '--map-root-user', '--mount', '--']);
+    // A root server's set-up makes a mount namespace only, and hands bubblewrap to the identity.
+    expect(command.args.slice(0, 4)).toEqual(['--mount', '--propagation', 'private', '--']);
+    const setpriv = command.args.indexOf('--reuid=65534');
+    expect(command.args.slice(setpriv - 1, setpriv + 5)).toEqual([
+      '/usr/bin/setpriv',
+      '--reuid=65534',
+      '--regid=65534',
+      '--clear-groups',
+      '--',
+      '/usr/bin/bwrap',
+    ]);
     const script = command.args[command.args.indexOf('-c') + 1]!;
     expect(script).not.toContain('/data');
     expect(script).not.toContain('cargo');
@@ -98,6 +116,19 @@ describe('sandboxCommand', () => {
       '--',
       '$(rm -rf /)',
     ]);
+  });
+
+  it('maps a non-root server to itself in a user namespace, with no identity to switch to', () => {
+    const command = sandboxCommand(overlay, ['true'], { ...options, identity: null });
+    expect(command.args.slice(0, 6)).toEqual([
+      '--user',
+      '--map-root-user',
+      '--mount',
+      '--propagation',
+      'private',
+      '--',
+    ]);
+    expect(command.args.some((a) => a.startsWith('--reuid'))).toBe(false);
   });
 
   it('refuses an empty command', () => {

@@ -94,7 +94,10 @@ export interface CacheOverlay {
 }
 
 /** The overlays of a run's root: the hypothesis's workspace (if any), then the caches. */
-export function rootOverlays(layout: SandboxLayout, caches: readonly CacheOverlay[] = []): RootOverlay[] {
+export function rootOverlays(
+  layout: SandboxLayout,
+  caches: readonly CacheOverlay[] = [],
+): RootOverlay[] {
   const overlays: RootOverlay[] = [];
   if (layout.kind === 'overlay') {
     const [upper, work] = layout.tmpfsUpper
@@ -103,7 +106,12 @@ export function rootOverlays(layout: SandboxLayout, caches: readonly CacheOverla
     overlays.push({ target: layout.root, upper, work, source: 'shadowbox' });
   }
   for (const cache of caches) {
-    overlays.push({ target: cache.dir, upper: cache.upper, work: cache.work, source: 'shadowbox-cache' });
+    overlays.push({
+      target: cache.dir,
+      upper: cache.upper,
+      work: cache.work,
+      source: 'shadowbox-cache',
+    });
   }
   return overlays;
 }

@@ -1,4 +1,4 @@
-import { mkdtemp, readdir } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -10,11 +10,14 @@ const host: SandboxHost = {
     unshare: '/usr/bin/unshare',
     setpriv: '/usr/bin/setpriv',
     bwrap: '/usr/bin/bwrap',
+    pivotRoot: '/usr/sbin/pivot_root',
     prlimit: null,
   },
   cgroups: null,
   hidden: [],
   extraReadOnly: [],
+  identity: null,
+  seccomp: Buffer.from('filter'),
 };
 
 describe('prepareSandbox', () => {
@@ -33,13 +36,22 @@ describe('prepareSandbox', () => {
         sockets: [[path.join(runDir, 'egress.sock'), '/run/shadowbox/egress.sock']],
       },
     );
-    const { args } = sandbox;
-    const socket = args.indexOf('/run/shadowbox/egress.sock');
-    expect(args.slice(socket - 2, socket)).toEqual(['--bind', path.join(runDir, 'egress.sock')]);
-    const script = args.indexOf('/run/shadowbox/egress-forwarder.mjs');
-    expect(args.slice(script - 2, script)).toEqual(['--ro-bind', '/srv/egress-forwarder.mjs']);
+    const fstab = await readFile(path.join(runDir, 'fstab'), 'utf8');
+    const rootfs = path.join(runDir, 'rootfs');
+    expect(fstab).toContain(
+      `${path.join(runDir, 'egress.sock')} ${rootfs}/run/shadowbox/egress.sock none bind,rw,nosuid,nodev 0 0\n`,
+    );
+    expect(fstab).toContain(
+      `/srv/egress-forwarder.mjs ${rootfs}/run/shadowbox/egress-forwarder.mjs none bind,ro,nosuid,nodev`,
+    );
     // A direct workspace is bound writable at its own path.
-    expect(args.join(' ')).toContain('--bind /srv/worktrees/task-1 /srv/worktrees/task-1 ');
+    expect(fstab).toContain(
+      `/srv/worktrees/task-1 ${rootfs}/srv/worktrees/task-1 none bind,rw,nosuid,nodev,X-mount.mkdir 0 0\n`,
+    );
+    // File targets exist before the mount; the filter is written for the set-up to open.
+    expect(await readFile(path.join(rootfs, 'run/shadowbox/egress.sock'), 'utf8')).toBe('');
+    expect(await readFile(path.join(runDir, 'seccomp.bpf'), 'utf8')).toBe('filter');
+    expect(sandbox.args).toContain(path.join(runDir, 'seccomp.bpf'));
   });
 
   it.each([
@@ -48,6 +60,7 @@ describe('prepareSandbox', () => {
     ['/srv/worktrees/task-1/egress.sock', 'inside the workspace'],
     ['/etc/passwd', 'over the run’s own /etc'],
     ['/tmp/egress.sock', 'on /tmp'],
+    ['/usr/lib/egress.sock', 'under a read-only system tree (its target would be made there)'],
   ])('refuses a bound file at %s (%s), before writing anything', async (target) => {
     const runDir = await mkdtemp(path.join(os.tmpdir(), 'sbx-host-'));
     await expect(

@@ -58,9 +58,15 @@ function rlimitFallback(host: SandboxHost, cgroup: RunCgroup | null, limits: Run
 }
 
 // Each run names only itself and loopback: the host's accounts and host names stay out of view.
-const passwd = (home: string): string =>
-  `root:x:0:0:root:${home}:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n`;
-const group = 'root:x:0:\nnogroup:x:65534:\n';
+// A run of a root server is its identity's uid inside too (its files' owner), named `sandbox`.
+const passwd = (home: string, identity: SandboxIdentity | null): string =>
+  identity === null
+    ? `root:x:0:0:root:${home}:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n`
+    : `root:x:0:0:root:/nonexistent:/usr/sbin/nologin\nsandbox:x:${String(identity.uid)}:${String(identity.gid)}:sandbox:${home}:/bin/sh\n`;
+const groupOf = (identity: SandboxIdentity | null): string =>
+  identity === null
+    ? 'root:x:0:\nnogroup:x:65534:\n'
+    : `root:x:0:\nsandbox:x:${String(identity.gid)}:\n`;
 const hosts = '127.0.0.1\tlocalhost shadowbox\n::1\tlocalhost ip6-localhost ip6-loopback\n';
 
 /**
@@ -102,8 +108,8 @@ export async function prepareSandbox(
     if (
       !path.isAbsolute(target) ||
       path.normalize(target) !== target ||
-      [layout.root, layout.home, '/tmp', '/etc', '/proc', '/dev', ...paths.readOnly].some(
-        (dir) => isUnder(target, dir),
+      [layout.root, layout.home, '/tmp', '/etc', '/proc', '/dev', ...paths.readOnly].some((dir) =>
+        isUnder(target, dir),
       )
     ) {
       throw new TypeError(
@@ -124,7 +130,12 @@ export async function prepareSandbox(
   const { identity } = host;
   const etc = path.join(runDir, 'etc');
   // `empty` stands in for secrets (a bound /dev/null would not open: the root is nodev).
-  const etcFiles = { passwd: passwd(layout.home), group, hosts, empty: '' };
+  const etcFiles = {
+    passwd: passwd(layout.home, identity),
+    group: groupOf(identity),
+    hosts,
+    empty: '',
+  };
   const files = ['passwd', 'group', 'hosts'].map(
     (name) => [path.join(etc, name), `/etc/${name}`] as const,
   );
@@ -233,12 +244,11 @@ const ignoreExisting = (error: NodeJS.ErrnoException): void => {
 };
 
 /**
- * What the run writes must be its identity's: the kernel lets it write nothing else. A
- * hypothesis's staged files (the upper layer: small), or the worktree a setup or baseline runs in.
+ * What a run in place writes must be its identity's: the kernel lets it write nothing else. (A
+ * hypothesis's staged upper layer is handed over by its executor, once the files are staged.)
  */
 async function handOver(layout: SandboxLayout, identity: SandboxIdentity | null): Promise<void> {
-  if (identity === null) return;
-  await handToSandbox(layout.kind === 'overlay' ? layout.upper : layout.root, identity);
+  if (layout.kind === 'direct') await handToSandbox(layout.root, identity);
 }
 
 /**

@@ -22,6 +22,8 @@ export interface SandboxIdentity {
 export const sandboxUserName = 'shadowbox-sandbox';
 const nobody = { uid: 65534, gid: 65534 };
 
+let ownIdentity: { key: string; identity: SandboxIdentity | null } | undefined;
+
 interface PasswdEntry {
   readonly name: string;
   readonly uid: number;
@@ -38,7 +40,9 @@ function readPasswd(file: string): PasswdEntry[] {
   return text.split('\n').flatMap((line) => {
     const [name, , uid, gid] = line.split(':');
     if (name === undefined || uid === undefined || gid === undefined) return [];
-    return /^\d+$/.test(uid) && /^\d+$/.test(gid) ? [{ name, uid: Number(uid), gid: Number(gid) }] : [];
+    return /^\d+$/.test(uid) && /^\d+$/.test(gid)
+      ? [{ name, uid: Number(uid), gid: Number(gid) }]
+      : [];
   });
 }
 
@@ -47,13 +51,17 @@ function readPasswd(file: string): PasswdEntry[] {
  * otherwise the `shadowbox-sandbox` account if the machine has one, else `nobody`. Null when the
  * server is not root: its runs are already unprivileged on the host. Never uid or gid 0.
  */
-export function sandboxIdentity(
-  options: {
-    readonly env?: Readonly<Record<string, string | undefined>>;
-    readonly uid?: number;
-    readonly passwd?: string;
-  } = {},
-): SandboxIdentity | null {
+export function sandboxIdentity(options?: {
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  readonly uid?: number;
+  readonly passwd?: string;
+}): SandboxIdentity | null {
+  if (options === undefined) {
+    // The server's own answer: its uid and environment do not change while it runs.
+    const key = process.env.SHADOWBOX_SANDBOX_USER ?? '';
+    if (ownIdentity?.key !== key) ownIdentity = { key, identity: sandboxIdentity({}) };
+    return ownIdentity.identity;
+  }
   const uid = options.uid ?? process.getuid?.() ?? 0;
   if (uid !== 0) return null;
   const users = readPasswd(options.passwd ?? '/etc/passwd');
@@ -61,7 +69,8 @@ export function sandboxIdentity(
   const chosen = (() => {
     if (configured === undefined || configured === '') {
       const dedicated = users.find((u) => u.name === sandboxUserName);
-      if (dedicated !== undefined) return { ...dedicated, label: `${dedicated.name} (uid ${dedicated.uid})` };
+      if (dedicated !== undefined)
+        return { ...dedicated, label: `${dedicated.name} (uid ${dedicated.uid})` };
       const name = users.find((u) => u.uid === nobody.uid)?.name ?? 'nobody';
       return { ...nobody, label: `${name} (uid ${nobody.uid})` };
     }

@@ -3,24 +3,88 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sandboxRootPaths, toolchainRootOf } from './root-paths';
-import { bwrapArgs, withoutNested, type SandboxRoot } from './sandbox-root';
+import {
+  bwrapArgs,
+  procMaskArgs,
+  rootFstab,
+  rootSkeleton,
+  withoutNested,
+  type SandboxRoot,
+} from './sandbox-root';
 
 const root: SandboxRoot = {
-  readOnly: ['/usr', '/root/.rustup'],
+  readOnly: ['/usr', '/root/.rustup', '/etc/ld.so.cache'],
   symlinks: [['/bin', 'usr/bin']],
-  writable: ['/tmp/x/ws', '/root/.cargo'],
+  writable: [],
+  overlays: [
+    { target: '/tmp/x/ws', upper: '/r/upper', work: '/r/work', source: 'shadowbox' },
+    { target: '/root/.cargo', upper: '/r/c/upper', work: '/r/c/work', source: 'shadowbox-cache' },
+  ],
   tmpfs: ['/data/shadows/run-1/home'],
   tmpfsBytes: 4096,
+  tmpfsInodes: 1000,
   files: [['/data/shadows/run-1/etc/passwd', '/etc/passwd']],
   cwd: '/tmp/x/ws',
   setpriv: '/usr/bin/setpriv',
+  owner: { uid: 65534, gid: 65534, label: 'nobody (uid 65534)' },
 };
 
+const isFile = (p: string): boolean => p === '/etc/ld.so.cache' || p.endsWith('passwd');
 const pairs = (args: readonly string[], flag: string): string[] =>
   args.flatMap((a, i) => (a === flag ? [args[i + 1]!] : []));
 
+describe('rootFstab', () => {
+  const lines = rootFstab(root, '/r/rootfs', isFile).trimEnd().split('\n');
+  const targetOf = (line: string): string => line.split(' ')[1]!;
+
+  it('mounts parents before children, so /tmp does not hide a workspace below it', () => {
+    const targets = lines.map(targetOf);
+    expect(targets.indexOf('/r/rootfs/tmp')).toBeLessThan(targets.indexOf('/r/rootfs/tmp/x/ws'));
+    expect(targets.indexOf('/r/rootfs/root/.cargo')).toBeGreaterThan(-1);
+    expect(targets[0]).toBe('/r/rootfs/proc');
+  });
+
+  it('binds system trees read-only, never setuid or with devices, and mounts overlays at their own path', () => {
+    expect(lines).toContain('/usr /r/rootfs/usr none bind,ro,nosuid,nodev,X-mount.mkdir 0 0');
+    // A file bind gets no mkdir: its target is made as a file in the skeleton.
+    expect(lines).toContain(
+      '/etc/ld.so.cache /r/rootfs/etc/ld.so.cache none bind,ro,nosuid,nodev 0 0',
+    );
+    expect(lines).toContain(
+      'shadowbox /r/rootfs/tmp/x/ws overlay lowerdir=/tmp/x/ws,upperdir=/r/upper,workdir=/r/work,userxattr,volatile,nosuid,nodev,X-mount.mkdir 0 0',
+    );
+  });
+
+  it('gives HOME and /tmp size and inode caps, HOME owned by the run’s identity', () => {
+    expect(lines).toContain(
+      'shadowbox-tmp /r/rootfs/tmp tmpfs mode=1777,size=4096,nr_inodes=1000,nosuid,nodev,X-mount.mkdir 0 0',
+    );
+    expect(lines).toContain(
+      'shadowbox-tmp /r/rootfs/data/shadows/run-1/home tmpfs mode=0700,uid=65534,gid=65534,size=4096,nr_inodes=1000,nosuid,nodev,X-mount.mkdir 0 0',
+    );
+  });
+
+  it('refuses paths mount(8) cannot express', () => {
+    expect(() => rootFstab({ ...root, writable: ['/data/a,b'] }, '/r/rootfs', isFile)).toThrow(
+      "cannot contain ',', ':'",
+    );
+  });
+});
+
+describe('rootSkeleton', () => {
+  it('makes file targets as files, links as links, and the mountpoints bubblewrap needs', () => {
+    expect(rootSkeleton(root, isFile)).toEqual([
+      { kind: 'dir', path: '/proc' },
+      { kind: 'dir', path: '/dev' },
+      { kind: 'link', path: '/bin', target: 'usr/bin' },
+      { kind: 'file', path: '/etc/ld.so.cache' },
+      { kind: 'file', path: '/etc/passwd' },
+    ]);
+  });
+});
+
 describe('bwrapArgs', () => {
-  it('locks the mounts in a nested user namespace and drops every capability', () => {
+  it('locks the mounts in a nested user namespace, drops every capability and loads the filter', () => {
     const args = bwrapArgs(root, ['true']);
     for (const flag of [
       '--unshare-user',
@@ -32,51 +96,39 @@ describe('bwrapArgs', () => {
       expect(args).toContain(flag);
     }
     expect(pairs(args, '--cap-drop')).toEqual(['ALL']);
+    expect(pairs(args, '--seccomp')).toEqual(['4']);
     expect(args).toContain('--unshare-net'); // bwrap brings the run's own loopback up
-    expect(pairs(args, '--remount-ro')).toEqual(['/']);
-  });
-
-  it('mounts parents before children, so /tmp does not hide a workspace below it', () => {
-    const args = bwrapArgs(root, ['true']);
-    const tmp = args.indexOf('/tmp');
-    const workspace = args.indexOf('/tmp/x/ws');
-    expect(tmp).toBeGreaterThan(0);
-    expect(workspace).toBeGreaterThan(tmp);
-    expect(pairs(args, '--bind')).toEqual(['/root/.cargo', '/tmp/x/ws']);
-    expect(pairs(args, '--ro-bind')).toEqual([
-      '/usr',
-      '/root/.rustup',
-      '/data/shadows/run-1/etc/passwd',
-    ]);
-    expect(pairs(args, '--size')).toEqual(['4096', '4096']);
+    expect(args.slice(0, 3)).toEqual(['--bind', '/', '/']);
+    expect(pairs(args, '--remount-ro')).toContain('/');
     expect(pairs(args, '--chdir')).toEqual(['/tmp/x/ws']);
   });
 
-  it('binds a unix socket (the egress proxy) at its sandbox path, the only host socket in view', () => {
-    const args = bwrapArgs(
-      {
-        ...root,
-        files: [
-          ...root.files,
-          ['/srv/egress-forwarder.mjs', '/run/shadowbox/egress-forwarder.mjs'],
-        ],
-        sockets: [['/data/shadows/run-2/egress.sock', '/run/shadowbox/egress.sock']],
-      },
-      ['true'],
-    );
-    const at = args.indexOf('/run/shadowbox/egress.sock');
-    expect(args.slice(at - 2, at + 1)).toEqual([
-      '--bind',
-      '/data/shadows/run-2/egress.sock',
-      '/run/shadowbox/egress.sock',
+  it('masks /proc as container runtimes do, after mounting it', () => {
+    const args = bwrapArgs(root, ['true']);
+    const proc = args.indexOf('--proc');
+    const sys = args.indexOf('/proc/sys');
+    expect(sys).toBeGreaterThan(proc);
+    expect(args.slice(sys - 1, sys + 2)).toEqual(['--ro-bind', '/proc/sys', '/proc/sys']);
+  });
+});
+
+describe('procMaskArgs', () => {
+  it('names only what this kernel has: bubblewrap cannot make a missing /proc entry', () => {
+    const present = new Set(['/proc/sys', '/proc/kcore', '/proc/acpi']);
+    expect(procMaskArgs((p) => present.has(p))).toEqual([
+      '--ro-bind',
+      '/proc/sys',
+      '/proc/sys',
+      '--ro-bind',
+      '/dev/null',
+      '/proc/kcore',
+      '--perms',
+      '0555',
+      '--tmpfs',
+      '/proc/acpi',
+      '--remount-ro',
+      '/proc/acpi',
     ]);
-    const forwarder = args.indexOf('/run/shadowbox/egress-forwarder.mjs');
-    expect(args[forwarder - 2]).toBe('--ro-bind');
-    // Mounted before the root is made read-only, after the shallower mounts.
-    expect(at).toBeLessThan(args.indexOf('--remount-ro'));
-    expect(at).toBeGreaterThan(args.indexOf('/tmp/x/ws'));
-    // Without sockets, none is bound.
-    expect(bwrapArgs(root, ['true'])).not.toContain('/run/shadowbox/egress.sock');
   });
 });
 

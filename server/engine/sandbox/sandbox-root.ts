@@ -108,8 +108,8 @@ export function rootFstab(
   const owner =
     root.owner === null ? '' : `,uid=${String(root.owner.uid)},gid=${String(root.owner.gid)}`;
   const limits = `size=${String(root.tmpfsBytes)},nr_inodes=${String(root.tmpfsInodes)}`;
-  const bind = (source: string, target: string, options: string): string =>
-    `${fstabField(source)} ${at(target)} none bind,${options},nosuid,nodev${isFile(source) ? '' : ',X-mount.mkdir'} 0 0`;
+  const bind = (source: string, target: string, options: string, file = isFile(source)): string =>
+    `${fstabField(source)} ${at(target)} none bind,${options},nosuid,nodev${file ? '' : ',X-mount.mkdir'} 0 0`;
   type Line = { readonly target: string; readonly line: string };
   const lines: Line[] = [
     ...root.readOnly.map((p) => ({ target: p, line: bind(p, p, 'ro') })),
@@ -122,10 +122,10 @@ export function rootFstab(
       target: p,
       line: `shadowbox-tmp ${at(p)} tmpfs ${p === '/tmp' ? 'mode=1777' : `mode=0700${owner}`},${limits},nosuid,nodev,X-mount.mkdir 0 0`,
     })),
-    ...root.files.map(([file, target]) => ({ target, line: bind(file, target, 'ro') })),
+    ...root.files.map(([file, target]) => ({ target, line: bind(file, target, 'ro', true) })),
     ...(root.sockets ?? []).map(([socket, target]) => ({
       target,
-      line: bind(socket, target, 'rw'),
+      line: bind(socket, target, 'rw', true),
     })),
   ];
   const ordered = lines
@@ -216,9 +216,6 @@ export function bwrapArgs(root: SandboxRoot, argv: readonly string[]): string[] 
     '/',
     '/',
     '--unshare-user',
-    // Root of its own namespace (host uid: the identity's), as runs always were: tools that
-    // check for root, and files in the workspace, see one consistent owner.
-    ...(root.owner === null ? [] : ['--uid', '0', '--gid', '0']),
     '--disable-userns',
     '--unshare-ipc',
     '--unshare-pid',

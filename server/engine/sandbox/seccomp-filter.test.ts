@@ -24,7 +24,7 @@ function evaluate(program: Buffer, data: { nr: number; arch: number; arg0?: numb
     throw new Error(`unexpected load at ${offset}`);
   };
   let acc = 0;
-  for (let pc = 0; pc * 8 < program.length; ) {
+  for (let pc = 0; pc * 8 < program.length;) {
     const code = program.readUInt16LE(pc * 8);
     const jt = program.readUInt8(pc * 8 + 2);
     const jf = program.readUInt8(pc * 8 + 3);

@@ -4,6 +4,7 @@ import { AppError } from '../../errors/app-error';
 import { runProcess } from '../process/run-process';
 import {
   describeLimitExceeded,
+  handToSandbox,
   mountablePath,
   sandboxEnv,
   sandboxSetupFailure,
@@ -16,6 +17,7 @@ import { watchRun } from '../sandbox/run-watch';
 import { prepareSandbox, type SandboxHost } from '../sandbox/sandbox-host';
 import type { Execution, ExecutionRequest, HypothesisExecutor } from './executor';
 import { createRunDir, type BackgroundRemoval } from './scratch';
+import { withCanaries } from './canaries';
 import { stageIntoUpper } from './stage-files';
 
 export interface OverlayExecutorOptions {
@@ -93,6 +95,9 @@ export function createOverlayExecutor(options: OverlayExecutorOptions): Hypothes
                 tmpfsUpper: options.tmpfsUpper,
                 home,
               };
+        // Canaries go into the shadow's upper layer only, never into the workspace itself.
+        const canaries = request.canaries ?? [];
+        const canaried = layout.kind === 'overlay' && canaries.length > 0;
         const env = sandboxEnv({ home, tmpdir: home, extra: request.env });
         // Independent preparations, at once: every millisecond here is paid per hypothesis.
         // allSettled: a control group made before a sibling step failed must still be destroyed.
@@ -104,7 +109,13 @@ export function createOverlayExecutor(options: OverlayExecutorOptions): Hypothes
             limits: request.limits,
             caches: toolchainCaches(env),
           }),
-          mkdir(upper).then(() => stageIntoUpper(workspace, upper, hypothesis.changes)),
+          mkdir(upper).then(() =>
+            stageIntoUpper(
+              workspace,
+              upper,
+              canaried ? withCanaries(hypothesis.changes, canaries) : hypothesis.changes,
+            ),
+          ),
           mkdir(work),
           deleteList === ''
             ? undefined
@@ -114,6 +125,9 @@ export function createOverlayExecutor(options: OverlayExecutorOptions): Hypothes
         const sandbox = prepared.value;
         cgroup = sandbox.cgroup;
         for (const step of staged) if (step.status === 'rejected') throw step.reason;
+        // The staged files are the run's to rewrite: its identity must own them (and the upper's
+        // root, which is the workspace's root directory in the shadow).
+        if (layout.kind === 'overlay') await handToSandbox(upper, options.host.identity);
         // A cap the kernel does not end the run for (see watchRun) ends it here.
         const capHit = new AbortController();
         const signal =
@@ -153,7 +167,7 @@ export function createOverlayExecutor(options: OverlayExecutorOptions): Hypothes
               ? `sandbox set-up failed: ${setupFailure}`
               : null;
         const cancelled = result.cancelled && (request.signal?.aborted ?? false);
-        return { process: { ...result, cancelled }, reports, problem };
+        return { process: { ...result, cancelled }, reports, problem, canaried };
       } finally {
         // Whatever a run left behind in its group (nothing should outlive its namespace) dies here.
         await cgroup?.destroy();

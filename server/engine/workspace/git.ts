@@ -43,6 +43,10 @@ const hardening = [
   'maintenance.auto=false',
   'commit.gpgSign=false',
   'color.ui=false',
+  // Worktrees belong to the sandbox's identity, not to the server. Git's ownership check guards
+  // against a repository discovered in a directory someone else controls; every invocation here
+  // names its server-owned git dir explicitly, so there is nothing to discover.
+  'safe.directory=*',
 ];
 
 const forbiddenOverrides =

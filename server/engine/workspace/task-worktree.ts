@@ -4,6 +4,7 @@ import { AppError } from '../../errors/app-error';
 import { git, gitText } from './git';
 import { withRepoLock } from './repo-lock';
 import { ensureTopDir } from '../fs/top-dir';
+import { handToSandbox, sandboxIdentity } from '../sandbox';
 import { moveToTrash } from './worktree-trash';
 import { diffCommits, diffWorkTree } from './worktree-diff';
 import type { SourceRepo } from './source-repo';
@@ -73,7 +74,9 @@ export class TaskWorktree {
     if (recorded !== join(path, '.git')) {
       throw new AppError('INTERNAL', `worktree admin dir mismatch for task ${taskId}`);
     }
-    return new TaskWorktree(taskId, path, source, adminDir, layout);
+    const worktree = new TaskWorktree(taskId, path, source, adminDir, layout);
+    await worktree.handOver();
+    return worktree;
   }
 
   /** Re-attaches to an existing worktree (e.g. after a restart), trusting only server-owned files. */
@@ -129,6 +132,7 @@ export class TaskWorktree {
       );
       const sha = await this.head();
       await git({ gitDir: this.source.gitDir, args: ['update-ref', taskRef(this.taskId), sha] });
+      await this.handOver();
       return sha;
     });
   }
@@ -150,7 +154,17 @@ export class TaskWorktree {
       await this.run(['reset', '--quiet', '--hard', sha]);
       if (!keepIgnored || !(await this.cleanKeepingIgnored())) await this.run(['clean', '-ffdxq']);
       await git({ gitDir: this.source.gitDir, args: ['update-ref', taskRef(this.taskId), sha] });
+      await this.handOver();
     });
+  }
+
+  /**
+   * Gives the checkout to the sandbox's identity after the server wrote to it (a checkout, a
+   * committed winner, a reset): setup and the baseline run in it as that identity, and
+   * hypotheses' overlays copy up its files with their owner, so the run may write only what is its.
+   */
+  private handOver(): Promise<void> {
+    return handToSandbox(this.path, sandboxIdentity());
   }
 
   /**
