@@ -1,6 +1,6 @@
 import type { ProcessResult } from '../process/run-process';
 import type { RunLimits } from '../sandbox/run-limits';
-import type { PreparedHypothesis } from './hypothesis';
+import type { PreparedChange, PreparedHypothesis } from './hypothesis';
 
 export type ShadowMode = 'overlay' | 'inplace';
 
@@ -20,6 +20,11 @@ export interface ExecutionRequest {
   readonly onLine?: (line: string) => void;
   /** Workspace-relative report files (JUnit XML) the command writes, to read back after the run. */
   readonly reportPaths: readonly string[];
+  /**
+   * Canary files to stage over the hypothesis in the run's shadow (see canaries.ts); never
+   * written anywhere else, so an executor that runs in the workspace itself leaves them out.
+   */
+  readonly canaries?: readonly PreparedChange[];
 }
 
 export interface Execution {
@@ -28,6 +33,8 @@ export interface Execution {
   readonly reports: readonly string[];
   /** Why the run is not trustworthy though it ran (a failed set-up, files left un-restored). */
   readonly problem: string | null;
+  /** Whether the request's canaries were staged into the run (absent: they were not). */
+  readonly canaried?: boolean;
 }
 
 /**

@@ -15,6 +15,8 @@ export interface Rankable {
   readonly error: string | null;
   /** Against the reference run (the baseline or the checkpoint built on); null without one. */
   readonly tests: TestDelta | null;
+  /** Set when the run forged its results (its canaries or its report said so). */
+  readonly tampered?: string | null;
 }
 
 export interface JudgeOptions {
@@ -35,6 +37,7 @@ const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n =
  * an environmental reason must not block every fix.
  */
 export function disqualification(r: Rankable, options: JudgeOptions = {}): string | null {
+  if (r.tampered != null) return `tampered: ${r.tampered}`;
   if (r.error !== null) return r.error;
   if (r.timedOut) return 'the run timed out';
   if (r.buildFailed) return 'the build failed';
@@ -75,9 +78,11 @@ export function isPass(r: Rankable, options: JudgeOptions = {}): boolean {
 /**
  * Tiers, best first: passes; runs that ran tests to the end; runs that ran tests but were cut
  * short (a timeout or a fault leaves a partial summary); runs whose output told nothing (zero
- * tests, unreadable); build failures, below every run that ran tests.
+ * tests, unreadable); build failures, below every run that ran tests; last, runs that forged
+ * their results (nothing they report can be believed).
  */
 function tier(r: Rankable, options: JudgeOptions): number {
+  if (r.tampered != null) return 5;
   if (isPass(r, options)) return 0;
   if (r.buildFailed) return 4;
   if (!r.parsed || r.passed + r.failed === 0) return 3;

@@ -30,7 +30,19 @@ export interface HypothesisOutcome {
    * otherwise (an optional extra of the `shadow-run --json` contract).
    */
   readonly sameTreeAs?: string;
+  /**
+   * The run's canary tests (see canaries.ts): their names and the command's own exit code (the
+   * `exitCode` above is the one the run would have had without the failing canary), or why the
+   * run had none. Absent for a hypothesis that did not run.
+   */
+  readonly canaries?: CanaryNote;
+  /** Why the run's own code is taken to have forged its results; `disqualified` says it too. */
+  readonly tampered?: string;
 }
+
+export type CanaryNote =
+  | { readonly passing: string; readonly failing: string; readonly exitCode: number | null }
+  | { readonly skipped: string };
 
 export interface HypothesisResult extends HypothesisOutcome {
   /** 1 for the best. */

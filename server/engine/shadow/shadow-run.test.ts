@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ShadowEvent } from './shadow-events';
 import { shadowRun, type ShadowRunRequest } from './shadow-run';
-import { cargoSummary, fakeExecutor } from './test-support/fake-executor';
+import { cargoSummary, fakeExecutor, pytestCanaryNames } from './test-support/fake-executor';
 import { writeProject } from '../../test-support/inline-projects';
 
 const project = () => writeProject('sbx-unit-', { 'src/lib.rs': 'a - b\n', 'README.md': 'hi\n' });
@@ -163,22 +163,227 @@ describe('shadowRun', () => {
     );
   });
 
-  it('counts tests from JUnit reports when the command wrote them', async () => {
+  const junit =
+    '<testsuite name="s" tests="3" failures="1" errors="0" skipped="1"><testcase name="a"/><testcase name="b"><failure/></testcase><testcase name="c"><skipped/></testcase></testsuite>';
+  const junitRun = (workspace: string) =>
+    request(workspace, {
+      command: ['python3', '-m', 'pytest', '--junitxml=out.xml'],
+      hypotheses: [{ name: 'plus', edits: [], delete: [] }],
+    });
+
+  it('counts tests from JUnit reports when the console agrees with them', async () => {
     const workspace = await project();
-    const junit =
-      '<testsuite name="s" tests="3" failures="1" errors="0" skipped="1"><testcase name="a"/><testcase name="b"><failure/></testcase><testcase name="c"><skipped/></testcase></testsuite>';
-    const report = await shadowRun(
-      request(workspace, {
-        command: ['python3', '-m', 'pytest', '--junitxml=out.xml'],
-        hypotheses: [{ name: 'plus', edits: [], delete: [] }],
+    const report = await shadowRun(junitRun(workspace), {
+      executor: fakeExecutor({
+        plus: { output: '1 failed, 1 passed, 1 skipped in 0.01s', exitCode: 1, reports: [junit] },
       }),
-      {
-        executor: fakeExecutor({
-          plus: { output: 'no summary here', exitCode: 1, reports: [junit] },
-        }),
-      },
-    );
+    });
     expect(report.hypotheses[0]).toMatchObject({ passed: 1, failed: 1, skipped: 1, parsed: true });
+  });
+
+  it('tampered: a JUnit report the console contradicts is a forgery', async () => {
+    const workspace = await project();
+    const report = await shadowRun(junitRun(workspace), {
+      executor: fakeExecutor({
+        plus: { output: '2 failed in 0.01s', exitCode: 1, reports: [junit] },
+      }),
+    });
+    expect(report.hypotheses[0]).toMatchObject({
+      tampered:
+        "the JUnit report (1 passed, 1 failed) disagrees with the runner's output (0 passed, 2 failed)",
+      disqualified:
+        "tampered: the JUnit report (1 passed, 1 failed) disagrees with the runner's output (0 passed, 2 failed)",
+      passed: 0,
+      failed: 2,
+    });
+  });
+
+  it('ignores a JUnit report that nothing can check: a console without results, no canaries', async () => {
+    const workspace = await project();
+    const report = await shadowRun(junitRun(workspace), {
+      executor: fakeExecutor({
+        plus: { output: 'no summary here', exitCode: 0, reports: [junit] },
+      }),
+    });
+    expect(report.hypotheses[0]).toMatchObject({
+      parsed: false,
+      disqualified: 'the test output could not be read',
+    });
+  });
+
+  describe('canaries', () => {
+    const pytestRun = (workspace: string, extra: Partial<ShadowRunRequest> = {}) =>
+      request(workspace, {
+        command: ['python3', '-m', 'pytest', '-v'],
+        hypotheses: [
+          { name: 'plus', edits: [{ path: 'calc.py', content: 'x = 2\n' }], delete: [] },
+        ],
+        ...extra,
+      });
+    const verbose = (lines: [string, string][], failed: number, passed: number): string =>
+      [
+        ...lines.map(([id, status]) => `${id} ${status} [ 50%]`),
+        `${failed} failed, ${passed} passed in 0.01s`,
+      ].join('\n');
+
+    it('an honest run: the canaries are taken out of the counts and their exit code', async () => {
+      const workspace = await project();
+      const executor = fakeExecutor({
+        plus: {
+          canaried: true,
+          exitCode: 1,
+          output: (r) => {
+            const { passing, failing } = pytestCanaryNames(r);
+            const lines: [string, string][] = [
+              ['test_calc.py::test_adds', 'PASSED'],
+              [`test_x.py::${passing}`, 'PASSED'],
+              [`test_x.py::${failing}`, 'FAILED'],
+            ];
+            return verbose(lines, 1, 2);
+          },
+        },
+      });
+      const report = await shadowRun(pytestRun(workspace), { executor });
+      const staged = executor.requests[0]?.canaries?.map((c) => c.path) ?? [];
+      expect(staged).toHaveLength(1);
+      expect(staged[0]).toMatch(/^test_[0-9a-f]{12}\.py$/);
+      const run = report.hypotheses[0];
+      expect(run).toMatchObject({
+        passed: 1,
+        failed: 0,
+        exitCode: 0,
+        disqualified: null,
+        cases: [{ id: 'test_calc.py::test_adds', status: 'passed' }],
+      });
+      expect(run?.tampered).toBeUndefined();
+      expect(run?.canaries).toMatchObject({ exitCode: 1 });
+      expect(report.winner).toBe('plus');
+    });
+
+    it('gives every run new names', async () => {
+      const workspace = await project();
+      const executor = fakeExecutor({});
+      await shadowRun(pytestRun(workspace), { executor });
+      await shadowRun(pytestRun(workspace), { executor });
+      const [first, second] = executor.requests.map(pytestCanaryNames);
+      expect(first?.failing).toMatch(/^test_[0-9a-f]{12}$/);
+      expect(new Set([first?.passing, first?.failing, second?.passing, second?.failing]).size).toBe(
+        4,
+      );
+    });
+
+    it.each([
+      [
+        'the failing canary reported passing',
+        (p: string, f: string) =>
+          verbose(
+            [
+              [`t.py::${p}`, 'PASSED'],
+              [`t.py::${f}`, 'PASSED'],
+            ],
+            0,
+            2,
+          ),
+        0,
+        (_p: string, f: string) => `the failing canary ${f} was reported passing`,
+      ],
+      [
+        'the passing canary missing',
+        (_p: string, f: string) => verbose([[`t.py::${f}`, 'FAILED']], 1, 0),
+        1,
+        (p: string) => `the passing canary ${p} was not reported`,
+      ],
+      [
+        'exit 0 although the failing canary failed',
+        (p: string, f: string) =>
+          verbose(
+            [
+              [`t.py::${p}`, 'PASSED'],
+              [`t.py::${f}`, 'FAILED'],
+            ],
+            1,
+            1,
+          ),
+        0,
+        (_p: string, f: string) =>
+          `the command exited with 0 although the failing canary ${f} failed`,
+      ],
+      [
+        'totals without names that show no failure',
+        () => '3 passed in 0.01s',
+        0,
+        (_p: string, f: string) =>
+          `the failing canary ${f} was not counted: the totals show no failure`,
+      ],
+    ])('tampered: %s', async (_name, output, exitCode, reason) => {
+      const workspace = await project();
+      const executor = fakeExecutor({
+        plus: {
+          canaried: true,
+          exitCode,
+          output: (r) => {
+            const { passing, failing } = pytestCanaryNames(r);
+            return output(passing, failing);
+          },
+        },
+      });
+      const report = await shadowRun(pytestRun(workspace), { executor });
+      const names = pytestCanaryNames(executor.requests[0]!);
+      const expected = reason(names.passing, names.failing);
+      expect(report.hypotheses[0]).toMatchObject({
+        tampered: expected,
+        disqualified: `tampered: ${expected}`,
+      });
+      expect(report.winner).toBeNull();
+    });
+
+    it('says why a run has none: the command names a test file', async () => {
+      const workspace = await writeProject('sbx-unit-', {
+        'test_calc.py': 'def test_a():\n    pass\n',
+      });
+      const executor = fakeExecutor({ plus: { output: '1 passed in 0.01s' } });
+      const report = await shadowRun(
+        pytestRun(workspace, { command: ['python3', '-m', 'pytest', 'test_calc.py'] }),
+        { executor },
+      );
+      expect(executor.requests[0]?.canaries).toBeUndefined();
+      expect(report.hypotheses[0]?.canaries).toEqual({
+        skipped: 'the command names test files (test_calc.py), so canaries could not be collected',
+      });
+    });
+
+    it('a tampered run keeps its reason over a review demotion and ranks last', async () => {
+      const workspace = await project();
+      const executor = fakeExecutor({
+        plus: {
+          canaried: true,
+          output: (r) => {
+            const { passing, failing } = pytestCanaryNames(r);
+            return verbose(
+              [
+                [`t.py::${passing}`, 'PASSED'],
+                [`t.py::${failing}`, 'PASSED'],
+              ],
+              0,
+              2,
+            );
+          },
+        },
+        other: { output: '1 failed in 0.01s', exitCode: 1 },
+      });
+      const report = await shadowRun(
+        pytestRun(workspace, {
+          hypotheses: [
+            { name: 'plus', edits: [{ path: 'calc.py', content: 'x = 2\n' }], delete: [] },
+            { name: 'other', edits: [{ path: 'calc.py', content: 'x = 3\n' }], delete: [] },
+          ],
+          demote: new Map([['plus', 'it edits tests']]),
+        }),
+        { executor },
+      );
+      expect(report.hypotheses.map((h) => h.name)).toEqual(['other', 'plus']);
+      expect(report.hypotheses[1]?.disqualified).toMatch(/^tampered: the failing canary /);
+    });
   });
 
   it('writes the winner into the workspace only when asked', async () => {

@@ -1,6 +1,7 @@
 import os from 'node:os';
 import pLimit from 'p-limit';
 import {
+  checkReport,
   junitReportPaths,
   parseJUnitXml,
   parseTestOutput,
@@ -19,9 +20,11 @@ import { buildStepFailed, withBuildStep } from './build-step';
 import { disqualification, rank } from './rank';
 import { sameTreeAs, treeKey } from './same-tree';
 import { compareTests } from './test-delta';
+import { planCanaries, type CanaryPlacement } from './canaries';
+import { judgeCanaries } from './canary-verdict';
 import type { ShadowEvent } from './shadow-events';
 import { validateRequest, type ShadowRunRequest } from './shadow-request';
-import type { HypothesisOutcome, ShadowRunReport } from './shadow-report';
+import type { CanaryNote, HypothesisOutcome, ShadowRunReport } from './shadow-report';
 
 export type { ShadowRunRequest };
 
@@ -33,20 +36,32 @@ export interface ShadowRunDeps {
 const defaultTimeoutMs = 10 * 60 * 1000;
 
 /**
- * JUnit reports the command wrote are more exact than its console; else parse the output. A
- * failed build step means no test ran, whatever the output says.
+ * JUnit reports the command wrote are more exact than its console, but the run wrote them: one is
+ * used only when the console agrees with it (report-trust.ts), or, where the console shows no
+ * results, when the run's canaries check it (a report forged in advance cannot name them). A
+ * report the console contradicts is a forgery. A failed build step means no test ran, whatever
+ * the output says. Gradle's console has no parser: its reports are all there is.
  */
 function countTests(
   runner: RunnerName | 'auto',
   execution: Execution,
   built: boolean,
   output: string,
-): TestCounts {
+): { counts: TestCounts; forged: string | null } {
   if (built && buildStepFailed(execution.process.exitCode, output)) {
-    return { passed: 0, failed: 0, skipped: 0, parsed: true, tests: [], buildFailed: true };
+    const counts = { passed: 0, failed: 0, skipped: 0, parsed: true, tests: [], buildFailed: true };
+    return { counts, forged: null };
   }
   const fromReports = sumTestCounts(...execution.reports.map(parseJUnitXml));
-  return fromReports.parsed ? fromReports : parseTestOutput(runner, output);
+  const fromText = parseTestOutput(runner, output);
+  if (!fromReports.parsed) return { counts: fromText, forged: null };
+  if (runner === 'junit') return { counts: fromReports, forged: null };
+  const check = checkReport(fromReports, fromText);
+  if (check.agrees) return { counts: fromReports, forged: null };
+  if (check.unchecked) {
+    return { counts: execution.canaried === true ? fromReports : fromText, forged: null };
+  }
+  return { counts: fromText, forged: check.reason };
 }
 
 /** The most output kept whole for the parsers; beyond it they read the bounded tail. */
@@ -127,19 +142,40 @@ export async function shadowRun(
 
   const limits = { ...defaultRunLimits, ...request.limits };
   const { buildCommand, reference } = request;
-  const command =
-    buildCommand === undefined ? request.command : withBuildStep(buildCommand, request.command);
   const judging = { allowMissing: request.allowMissing ?? false };
   const limit = pLimit(parallel);
+  // Every run in a shadow gets canaries of its own; a run in the workspace itself cannot.
+  const placeCanaries = async (hypothesis: PreparedHypothesis): Promise<CanaryPlacement> => {
+    if (executor.mode !== 'overlay') {
+      return { placed: false, reason: 'in-place runs have no canaries: they run in the workspace' };
+    }
+    if ((request.inWorkspace ?? false) && hypothesis.changes.length === 0) {
+      return { placed: false, reason: 'the run is in the workspace itself, not in a shadow' };
+    }
+    try {
+      return await planCanaries({
+        workspace: request.workspace,
+        cwd: request.cwd ?? '.',
+        command: request.command,
+        runner,
+        changes: hypothesis.changes,
+      });
+    } catch (error) {
+      return { placed: false, reason: `the canaries could not be placed: ${String(error)}` };
+    }
+  };
   const execute = async (
     hypothesis: PreparedHypothesis,
     output: ParsedOutput,
+    canaries: CanaryPlacement,
   ): Promise<Execution | string> => {
+    const own = canaries.placed ? canaries.plan.command : request.command;
     try {
       return await executor.execute({
         workspace: request.workspace,
         hypothesis,
-        command,
+        command: buildCommand === undefined ? own : withBuildStep(buildCommand, own),
+        ...(canaries.placed ? { canaries: canaries.plan.changes } : {}),
         inWorkspace: request.inWorkspace ?? false,
         cwd: request.cwd ?? '.',
         env: request.env ?? {},
@@ -163,21 +199,34 @@ export async function shadowRun(
   const runOne = async (hypothesis: PreparedHypothesis): Promise<HypothesisOutcome> => {
     events.emit({ type: 'hypothesis.started', name: hypothesis.name });
     const output = new ParsedOutput();
-    const execution = await execute(hypothesis, output);
+    const placement = await placeCanaries(hypothesis);
+    const execution = await execute(hypothesis, output, placement);
     if (typeof execution === 'string') {
       return failedOutcome(hypothesis.name, hypothesis.changedLines, execution);
     }
-    const counts = countTests(
+    const { counts: read, forged } = countTests(
       runner,
       execution,
       buildCommand !== undefined,
       output.text() ?? execution.process.output.text,
     );
     const { process: p } = execution;
+    const checked = placement.placed && execution.canaried === true ? placement.plan : null;
+    const ranToEnd = !p.timedOut && p.signal === null && problemOf(execution) === null;
+    const verdict =
+      checked === null
+        ? { counts: read, exitCode: p.exitCode, tampered: null }
+        : judgeCanaries(checked, read, p.exitCode, ranToEnd);
+    const { counts } = verdict;
+    const tampered = forged ?? verdict.tampered;
+    const canaries: CanaryNote =
+      checked !== null
+        ? { passing: checked.passing, failing: checked.failing, exitCode: p.exitCode }
+        : { skipped: placement.placed ? 'the executor did not stage them' : placement.reason };
     const evidence = { ...counts, cases: counts.tests };
     const outcome = {
       name: hypothesis.name,
-      exitCode: p.exitCode,
+      exitCode: verdict.exitCode,
       signal: p.signal,
       timedOut: p.timedOut,
       durationMs: p.durationMs,
@@ -191,6 +240,8 @@ export async function shadowRun(
       changedLines: hypothesis.changedLines,
       outputTail: p.output.text,
       error: problemOf(execution),
+      canaries,
+      ...(tampered === null ? {} : { tampered }),
     };
     return { ...outcome, disqualified: disqualification({ ...outcome, index: 0 }, judging) };
   };
@@ -241,7 +292,12 @@ export async function shadowRun(
 
   const demoted = (name: string): boolean => request.demote?.has(name) ?? false;
   const ranked = rank(outcomes, judging)
-    .ranked.map((o) => ({ ...o, disqualified: request.demote?.get(o.name) ?? o.disqualified }))
+    // A forgery stays named as one, whatever else a review found.
+    .ranked.map((o) => ({
+      ...o,
+      disqualified:
+        o.tampered === undefined ? (request.demote?.get(o.name) ?? o.disqualified) : o.disqualified,
+    }))
     .sort((a, b) => Number(demoted(a.name)) - Number(demoted(b.name)));
   const top = ranked[0];
   const winner = top !== undefined && top.disqualified === null && !demoted(top.name) ? top : null;

@@ -2,7 +2,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Execution, ExecutionRequest, HypothesisExecutor } from '../executor';
 
 export interface ScriptedRun {
-  readonly output?: string;
+  /** The run's output; a function sees the request (its canaries, to report them). */
+  readonly output?: string | ((request: ExecutionRequest) => string);
+  /** Report the request's canaries as staged (as an overlay executor does). */
+  readonly canaried?: boolean;
   readonly exitCode?: number | null;
   readonly timedOut?: boolean;
   readonly reports?: readonly string[];
@@ -43,7 +46,7 @@ export function fakeExecutor(
         running -= 1;
         throw run.throws;
       }
-      const output = run.output ?? '';
+      const output = typeof run.output === 'function' ? run.output(request) : (run.output ?? '');
       for (const line of output.split('\n')) request.onLine?.(line);
       running -= 1;
       finished += 1;
@@ -59,6 +62,7 @@ export function fakeExecutor(
         },
         reports: run.reports ?? [],
         problem: run.problem ?? null,
+        canaried: run.canaried === true && (request.canaries ?? []).length > 0,
       };
     },
   };
@@ -66,3 +70,10 @@ export function fakeExecutor(
 
 export const cargoSummary = (passed: number, failed: number): string =>
   `running ${passed + failed} tests\n\ntest result: ${failed === 0 ? 'ok' : 'FAILED'}. ${passed} passed; ${failed} failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.01s\n`;
+
+/** The canaries' test names in a request, from the pytest file planCanaries staged: pass, fail. */
+export function pytestCanaryNames(request: ExecutionRequest): { passing: string; failing: string } {
+  const file = (request.canaries ?? []).map((c) => c.after?.toString('utf8') ?? '').join('\n');
+  const [passing = '', failing = ''] = [...file.matchAll(/^def (test_\w+)\(/gm)].map((m) => m[1]);
+  return { passing, failing };
+}
