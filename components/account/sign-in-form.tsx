@@ -4,11 +4,12 @@ import { useRouter } from 'next/navigation';
 import { useState, type SubmitEvent } from 'react';
 import { Field } from '../task-list/form-field';
 import { authClient, authErrorMessage } from './auth-client';
+import { safeNextPath } from './next-path';
 
 /**
  * Username and password, sent to better-auth (`POST /api/auth/sign-in/username`); its refusal
  * (a wrong password, too many attempts) is shown as it says it. Then on to `next`, a path on
- * this site that the page has already checked.
+ * this site that the page has already checked (and that is checked again here, where it is used).
  */
 export function SignInForm({ next }: { readonly next: string }) {
   const router = useRouter();
@@ -34,7 +35,7 @@ export function SignInForm({ next }: { readonly next: string }) {
         setError(authErrorMessage(refused));
         return;
       }
-      router.replace(next);
+      router.replace(safeNextPath(next));
       router.refresh();
     } catch (failure) {
       setError(failure instanceof Error ? failure.message : 'the server could not be reached');
