@@ -8,6 +8,8 @@ import { openScratchRuntime, type ScratchRuntime } from '../test-support/scratch
 import { copyProject, fixtureProject, packProject, readTree } from '../test-support/projects';
 import type { Actor, TaskView } from './task-api';
 import { tokenIn } from '../test-support/actors';
+import { createApiToken } from '../auth';
+import { handleSubmitHypotheses } from '../api/rest';
 
 /** pytest-calc with a directory beside `calc.py`: `lib/helpers.py`. */
 const project = fixtureProject('pytest-calc');
@@ -101,6 +103,33 @@ describe('submitting hypotheses against the task worktree', () => {
       { name: 'fix-2', edits: [], delete: ['lib'] },
       "hypothesis 'fix-2': 'lib' cannot be deleted: it is a directory",
     );
+  });
+
+  it('refuses a path with a 300-byte segment with 400 naming it (it was a 500 ENAMETOOLONG)', async () => {
+    const long = `lib/${'n'.repeat(300)}.py`;
+    await expectRefused(
+      { name: 'fix-2', edits: [{ path: long, content: 'x = 1\n' }], delete: [] },
+      `hypothesis 'fix-2': path '${long}' has a segment longer than 255 bytes`,
+    );
+    const { token } = await createApiToken(runtime.db, { user: 'alice', scopes: ['agent'] });
+    const response = await handleSubmitHypotheses(
+      new Request(`http://127.0.0.1/api/v1/tasks/${taskId}/hypotheses`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          hypotheses: [{ name: 'fix-3', edits: [{ path: long, content: 'x = 1\n' }] }],
+        }),
+      }),
+      { runtime },
+      { id: taskId },
+    );
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({
+      error: {
+        code: 'INVALID_HYPOTHESIS',
+        message: `hypothesis 'fix-3': path '${long}' has a segment longer than 255 bytes`,
+      },
+    });
   });
 
   it('still takes good hypotheses afterwards, including new files in new directories', async () => {

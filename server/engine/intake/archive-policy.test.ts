@@ -28,8 +28,13 @@ describe('checkArchivePath', () => {
     ['.github/workflows/ci.yml', 'ok'],
     [`${'a/'.repeat(63)}b`, 'ok'],
     [`${'a/'.repeat(64)}b`, 'too-deep'],
-    ['é'.repeat(2048), 'ok'],
-    ['é'.repeat(2049), 'too-long'],
+    // 4,096 bytes in all (a directory), then one more; and segments of 254 to 256 bytes.
+    [`${'a'.repeat(255)}/`.repeat(16), 'ok'],
+    [`${`${'a'.repeat(255)}/`.repeat(16)}b`, 'too-long'],
+    ['a'.repeat(255), 'ok'],
+    ['a'.repeat(256), 'too-long'],
+    [`src/${'é'.repeat(127)}`, 'ok'],
+    [`src/${'é'.repeat(128)}`, 'too-long'],
   ])('%j → %s', (name, expected) => {
     expect(rule(name)).toBe(expected);
   });

@@ -24,6 +24,12 @@ const driveLetter = /^[A-Za-z]:/;
 // Code points HFS+ ignores when comparing names, so `.g\u200cit` is `.git` there (CVE-2014-9390).
 const hfsIgnorable = /[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/g;
 
+/**
+ * The longest one segment may be, in bytes: NAME_MAX of every file system the server writes to.
+ * A longer one fails in the kernel (ENAMETOOLONG) mid-extraction, so it is refused up front.
+ */
+export const maxSegmentBytes = 255;
+
 function violation(rule: PathRule, reason: string): CheckedPath {
   return { ok: false, violation: { rule, reason } };
 }
@@ -63,6 +69,9 @@ export function checkArchivePath(name: string, caps: PathCaps): CheckedPath {
       return violation('invalid', 'name contains an empty or `.` segment');
     }
     if (isReservedSegment(segment)) return violation('reserved', 'name contains a `.git` segment');
+    if (Buffer.byteLength(segment, 'utf8') > maxSegmentBytes) {
+      return violation('too-long', `name has a segment longer than ${maxSegmentBytes} bytes`);
+    }
   }
   if (segments.length > caps.maxDepth) {
     return violation('too-deep', `name is nested deeper than ${caps.maxDepth} levels`);

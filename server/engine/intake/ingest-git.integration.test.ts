@@ -82,6 +82,8 @@ describe('ingestGit against git http-backend on loopback', () => {
       ['backslash', (blob) => `100644 blob ${blob}\t..\\..\\evil\n`],
       ['casefold', (blob) => `100644 blob ${blob}\tREADME\n100644 blob ${blob}\treadme\n`],
       ['control', (blob) => `100644 blob ${blob}\tx\u0001y\n`],
+      // Checked out, it failed in the kernel (ENAMETOOLONG) and the server answered 500.
+      ['longname', (blob) => `100644 blob ${blob}\t${'n'.repeat(300)}.txt\n`],
       [
         'nonutf8',
         (blob) =>
@@ -193,6 +195,16 @@ describe('ingestGit against git http-backend on loopback', () => {
     expect(result.ok ? 'accepted' : result.error.code).toBe(code);
     await sandbox.assertPristine();
     expect(existsSync(pwned)).toBe(false);
+  });
+
+  it('refuses a tree path with a segment over 255 bytes, naming the rule, before checkout', async () => {
+    sandbox = await makeIntakeSandbox();
+    const result = await ingest({ url: url('longname.git') });
+    expect(result.ok ? 'accepted' : [result.error.code, result.error.message]).toEqual([
+      'GIT_TREE_UNSAFE_PATH',
+      'tree path rejected: name has a segment longer than 255 bytes',
+    ]);
+    await sandbox.assertPristine();
   });
 
   it('accepts relative in-tree links and checks them out as links, targets exactly as given', async () => {

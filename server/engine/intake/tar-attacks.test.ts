@@ -135,6 +135,12 @@ const cases: AttackCase[] = [
     code: 'ARCHIVE_PATH_TOO_LONG',
   },
   {
+    name: 'a 300-byte segment (ENAMETOOLONG on extraction)',
+    entries: [{ ...ok('p'), pax: { path: `src/${'n'.repeat(300)}.py` } }],
+    code: 'ARCHIVE_PATH_TOO_LONG',
+    message: 'entry rejected: name has a segment longer than 255 bytes',
+  },
+  {
     name: 'deep nesting',
     entries: [{ ...ok('p'), pax: { path: `${'d/'.repeat(70)}f` } }],
     code: 'ARCHIVE_PATH_TOO_DEEP',

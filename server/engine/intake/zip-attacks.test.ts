@@ -198,6 +198,12 @@ const cases: AttackCase[] = [
   },
   { name: 'over-long name', entries: [ok('n'.repeat(4097))], code: 'ARCHIVE_PATH_TOO_LONG' },
   {
+    name: 'a 300-byte segment (ENAMETOOLONG on extraction)',
+    entries: [ok(`src/${'n'.repeat(300)}.py`)],
+    code: 'ARCHIVE_PATH_TOO_LONG',
+    message: 'entry rejected: name has a segment longer than 255 bytes',
+  },
+  {
     name: 'deep nesting (65 levels)',
     entries: [ok(`${'d/'.repeat(64)}f.txt`)],
     code: 'ARCHIVE_PATH_TOO_DEEP',

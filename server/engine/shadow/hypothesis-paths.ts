@@ -22,6 +22,10 @@ export function pathProblem(p: string): string | null {
     return 'is not normalised (empty or "." segment)';
   if (segments.some((s) => s.toLowerCase() === '.git')) return 'is inside .git';
   if (Buffer.byteLength(p) > 4096) return 'is longer than 4096 bytes';
+  // NAME_MAX: the kernel refuses a longer one (ENAMETOOLONG), which is the caller's to fix.
+  if (segments.some((s) => Buffer.byteLength(s) > 255)) {
+    return 'has a segment longer than 255 bytes';
+  }
   return null;
 }
 
