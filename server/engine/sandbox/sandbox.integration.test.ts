@@ -8,6 +8,7 @@ import { runProcess } from '../process/run-process';
 import { probeSandbox, type ProbeResult } from './probe';
 import { defaultRunLimits, sandboxEnv, sandboxSetupFailure, type SandboxLayout } from './index';
 import { prepareSandbox, type SandboxHost } from './sandbox-host';
+import { handToSandbox } from './sandbox-identity';
 
 type OverlayLayout = Extract<SandboxLayout, { kind: 'overlay' }>;
 
@@ -28,6 +29,8 @@ async function layout(): Promise<{ dir: string; overlay: OverlayLayout; home: st
   await writeFile(path.join(root, 'sub', 'gone.txt'), 'delete me\n');
   for (const d of ['upper', 'work']) await mkdir(path.join(dir, d));
   await writeFile(path.join(dir, 'deletes'), 'sub/gone.txt\n');
+  // As the server does: the workspace and the staged upper belong to the run's identity.
+  for (const d of [root, path.join(dir, 'upper')]) await handToSandbox(d, host.identity);
   const overlay: OverlayLayout = {
     kind: 'overlay',
     root,
