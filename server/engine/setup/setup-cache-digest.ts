@@ -57,7 +57,7 @@ async function hashFile(path: string): Promise<string> {
  * of one line per entry (type, permission bits, path, and a file's sha256 or a link's target), in
  * path order, never following a link. Refuses a link that leaves the worktree (linkStaysInside)
  * and anything but directories, files and links (a FIFO would hang a reader; a device is a door
- * to the host). Times are left out: a copy keeps them, but they decide nothing a run sees.
+ * to the host), and setuid or setgid files. Times are left out: a copy keeps them, but they decide nothing a run sees.
  */
 export async function digestOutput(dir: string, output: string): Promise<OutputCheck> {
   const lines = new Map<string, string>();
@@ -75,6 +75,9 @@ export async function digestOutput(dir: string, output: string): Promise<OutputC
         return;
       }
       lines.set(rel, `l ${JSON.stringify(rel)} ${JSON.stringify(target)}`);
+    } else if (info.isFile() && (info.mode & 0o6000) !== 0) {
+      // Nothing an install needs; a root-owned setuid file restored into a worktree would be one.
+      refusals.push(`${rel} is setuid or setgid`);
     } else if (info.isFile()) {
       hashes.set(
         rel,

@@ -343,12 +343,23 @@ describe('SetupCache', () => {
     expect(await readFile(join(admin, 'gitdir'), 'utf8')).toBe('/srv/worktrees/old/.git\n');
   });
 
-  it('regression: a store refuses outputs with a link out of the worktree', async () => {
+  it('regression: a store refuses outputs with a link out of the worktree, a setuid file or a FIFO', async () => {
     const workspace = dir('ws');
     await makeVenv(workspace);
     await symlink('/usr/bin/python3', join(workspace, '.venv/bin/python-link'));
     await expect(cache.store(keyFor('{}'), workspace, ['.venv'])).rejects.toThrow(
       'cannot store .venv/bin/python-link links to "/usr/bin/python3", outside the worktree',
+    );
+    expect(await readdir(dir('cache'))).toEqual([]);
+    await rm(join(workspace, '.venv/bin/python-link'));
+    await put(workspace, { 'node_modules/x': 'x' });
+    await chmod(join(workspace, 'node_modules/x'), 0o4755);
+    await expect(cache.store(keyFor('{}'), workspace, ['node_modules'])).rejects.toThrow(
+      'cannot store node_modules/x is setuid or setgid',
+    );
+    await execa('mkfifo', [join(workspace, '.venv/fifo')]);
+    await expect(cache.store(keyFor('{}'), workspace, ['.venv'])).rejects.toThrow(
+      'cannot store .venv/fifo is not a directory, file or link',
     );
     expect(await readdir(dir('cache'))).toEqual([]);
   });
