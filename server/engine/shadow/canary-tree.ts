@@ -27,7 +27,7 @@ export function runTree(workspace: string, changes: readonly PreparedChange[]): 
   const real = async (relative: string): Promise<string | null> => {
     const root = await rootReal;
     if (root === null) return null;
-    const normal = path.posix.normalize(relative);
+    const normal = path.posix.normalize(relative).replace(/(?<=.)\/+$/, '');
     if (normal.startsWith('..') || path.posix.isAbsolute(normal)) return null;
     const target = normal === '.' ? root : path.join(root, normal);
     const resolved = await realpath(target).catch(() => null);
@@ -63,7 +63,7 @@ export function runTree(workspace: string, changes: readonly PreparedChange[]): 
       const target = await real(relative);
       if (target === null) return [];
       const entries = await readdir(target, { withFileTypes: true }).catch(() => []);
-      const normal = path.posix.normalize(relative);
+      const normal = path.posix.normalize(relative).replace(/(?<=.)\/+$/, '');
       const names = entries
         .filter((e) => e.isFile() || e.isDirectory())
         .map((e) => (e.isDirectory() ? `${e.name}/` : e.name));

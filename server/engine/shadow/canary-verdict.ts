@@ -47,20 +47,16 @@ export function judgeCanaries(
   const passing = casesOf(counts.tests, plan.passing);
   const tests = counts.tests.filter((t) => !failing.includes(t) && !passing.includes(t));
   const byId = counts.tests.length > 0;
+  // Both canaries leave the counts under whatever status the run gave them.
+  const canaryCases = [...failing, ...passing];
+  const tally = (status: TestCase['status']): number =>
+    byId ? canaryCases.filter((c) => c.status === status).length : 0;
   const stripped: TestCounts = {
     ...counts,
     tests,
-    passed: Math.max(
-      0,
-      counts.passed - (byId ? passing.filter((c) => c.status === 'passed').length : 1),
-    ),
-    failed: Math.max(
-      0,
-      counts.failed - (byId ? failing.filter((c) => c.status === 'failed').length : 1),
-    ),
-    skipped: byId
-      ? counts.skipped - [...failing, ...passing].filter((c) => c.status === 'skipped').length
-      : counts.skipped,
+    passed: Math.max(0, counts.passed - (byId ? tally('passed') : 1)),
+    failed: Math.max(0, counts.failed - (byId ? tally('failed') : 1)),
+    skipped: Math.max(0, counts.skipped - tally('skipped')),
   };
   if (!ranToEnd || !counts.parsed || counts.buildFailed) {
     return { counts: byId ? stripped : counts, exitCode, tampered: null };
