@@ -40,16 +40,26 @@ const entryDirectory = /^(?:bin|cmd|scripts?|tools|examples?|benches|cli)$/;
 const entryFile =
   /^(?:__main__\.py|setup\.py|manage\.py|build\.rs|main\.(?:rs|go|py|[cm]?[jt]sx?)|cli\.(?:py|[cm]?[jt]sx?))$/;
 
-/** Whether the file is a program's entry point, from its path and what is seen of its text. */
-function isEntryPoint(path: string, language: RuleLanguage, seen: string, whole: boolean): boolean {
+// What marks a file as a program when the file already had it: a hypothesis that adds one to a
+// library module does not make that module a program.
+const programMarkers: Readonly<Record<RuleLanguage, RegExp>> = {
+  js: /^#!|\bprocess\s*\.\s*argv\b|\brequire\s*\.\s*main\s*===?\s*module\b|\bimport\s*\.\s*meta\s*\.\s*main\b/,
+  python: /^#!|\b__name__\s*==\s*['"]__main__['"]/,
+  rust: /^fn\s+main\s*\(/m,
+  go: /^\s*package\s+main\b/m,
+};
+
+/**
+ * Whether the file is a program's entry point: by its path, by a Go file's `package main` (which
+ * nothing imports), or by what its old text shows.
+ */
+function isEntryPoint(path: string, language: RuleLanguage, old: string, seen: string): boolean {
   const parts = path.split('/');
   const name = parts.pop() ?? '';
   if (entryFile.test(name) || parts.some((part) => entryDirectory.test(part))) return true;
   if (language === 'rust' && parts.join('/').endsWith('src/bin')) return true;
-  if (whole && seen.startsWith('#!')) return true;
-  if (language === 'go') return /^\s*package\s+main\b/m.test(seen);
-  if (language === 'rust') return /^fn\s+main\s*\(/m.test(seen);
-  return false;
+  if (language === 'go') return programMarkers.go.test(seen);
+  return programMarkers[language].test(old);
 }
 
 function lineStarts(text: string): number[] {
@@ -84,6 +94,9 @@ function hitsIn(segment: Segment, rules: readonly FrameworkRule[], language: Rul
   for (const rule of rules) {
     for (const { view, re } of rule.patterns) {
       for (const match of views[view].matchAll(re)) {
+        if (view === 'text' && views.code.charAt(match.index) !== views.text.charAt(match.index)) {
+          continue;
+        }
         const from = lineAt(starts, match.index);
         const to = lineAt(starts, match.index + Math.max(0, match[0].length - 1));
         for (let i = from; i <= to; i += 1) {
@@ -131,10 +144,10 @@ function editsOf(path: string, hits: readonly Hit[]): TestEdit[] {
 function rulesFor(
   path: string,
   language: RuleLanguage,
+  old: string,
   seen: string,
-  whole: boolean,
 ): FrameworkRule[] {
-  const entry = isEntryPoint(path, language, seen, whole);
+  const entry = isEntryPoint(path, language, old, seen);
   return frameworkRules.filter(
     (rule) => rule.language === language && (rule.scope === 'any' || !entry),
   );
@@ -176,7 +189,7 @@ export function frameworkReachOf(
     for (let i = lineAt(starts, start); i <= last; i += 1) added[i] = false;
   }
   if (!added.includes(true)) return [];
-  const rules = rulesFor(path, language, after, true);
+  const rules = rulesFor(path, language, before ?? '', after);
   return editsOf(path, hitsIn({ lines, added, first: 1 }, rules, language));
 }
 
@@ -206,8 +219,10 @@ export function hunkFrameworkReach(
     current.numbers.push(line.newLine ?? 0);
   }
   const seen = segments.map((s) => s.lines.join('\n')).join('\n');
-  const whole = file.status === 'added' || segments[0]?.numbers[0] === 1;
-  const rules = rulesFor(path, language, seen, whole);
+  // The old side as far as the hunks show it; a shebang only on the file's first line.
+  const oldLines = file.lines.filter((l) => l.kind !== '+').map((l) => l.text);
+  const old = oldLines.filter((text, i) => i === 0 || !text.startsWith('#!')).join('\n');
+  const rules = rulesFor(path, language, old, seen);
   const hits = segments.flatMap((s) => hitsIn({ ...s, first: s.numbers[0] ?? 1 }, rules, language));
   return editsOf(path, hits);
 }

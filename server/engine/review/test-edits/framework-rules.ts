@@ -19,14 +19,19 @@ export interface FrameworkRule {
   readonly language: RuleLanguage;
   /** What the matched line does, in words: "patches pytest's internals". */
   readonly does: string;
-  /** `library`: only outside programs' entry points (main files, bin/, scripts/, cmd/…). */
+  /**
+   * `library`: only outside programs' entry points (main files, bin/, scripts/, cmd/…, and files
+   * that already were programs: see `isEntryPoint`).
+   */
   readonly scope: 'any' | 'library';
+  /** A `text` pattern counts only where its match starts in code (not inside a string). */
   readonly patterns: readonly { readonly view: keyof SourceViews; readonly re: RegExp }[];
 }
 
-// Report files a test runner writes, inside a string: JUnit XML and the JSON reporters' files.
+// Report files a test runner writes, inside a string: JUnit XML and the JSON reporters' files, the
+// options that name them (as an argument of their own, not in a sentence), report XML itself.
 const reportPath =
-  /--junit-?xml|junit[\w.-]*|--json-report|--report-log|<testsuites?\b|<testcase\b|(?<![\w.])(?:[\w-]*[-_.])?(?:reports?|results?)(?:[-_.][\w-]+)*\.(?:xml|json)\b/gi;
+  /(?<=['"`=])--(?:junit-?xml|json-report|report-log)\b|\bjunit[\w.-]*\.xml\b|<testsuites?[\s>/]|<testcase[\s>/]|(?<![\w.])(?:[\w-]*[-_.])?(?:reports?|results?)(?:[-_.][\w-]+)*\.(?:xml|json)\b/gi;
 
 const rustAssertMacros =
   'assert|assert_eq|assert_ne|assert_matches|debug_assert|debug_assert_eq|debug_assert_ne|debug_assert_matches|panic|unreachable|todo|unimplemented';
@@ -151,10 +156,6 @@ export const frameworkRules: readonly FrameworkRule[] = [
       {
         view: 'code',
         re: /\b(?:globalThis|global|window|self)\s*\.\s*(?:describe|it|test|expect|jest|vi|suite|assert|beforeEach|afterEach|beforeAll|afterAll)\s*=(?![=>])/g,
-      },
-      {
-        view: 'code',
-        re: /^\s*(?:export\s+)?(?:async\s+)?function\s*\*?\s*(?:describe|it|expect|beforeEach|afterEach|beforeAll|afterAll)\s*\(/gm,
       },
       { view: 'strings', re: /\$\$jest|jest-matchers|jest\.asymmetricMatcher/g },
     ],

@@ -33,7 +33,10 @@ function viewsOf(raw: string, kinds: Uint8Array): SourceViews {
   return { raw, text, code, strings };
 }
 
-/** Python: `#` comments, quoted and triple-quoted strings (docstrings are strings too). */
+/**
+ * Python: `#` comments, quoted and triple-quoted strings. A triple-quoted string that starts its
+ * line is a docstring (or a bare expression): prose, read as a comment.
+ */
 function pythonKinds(raw: string): Uint8Array {
   const kinds = new Uint8Array(raw.length).fill(CODE);
   let i = 0;
@@ -47,9 +50,12 @@ function pythonKinds(raw: string): Uint8Array {
     } else if (c === '"' || c === "'") {
       const triple = c.repeat(3);
       let j: number;
+      let kind = STRING;
       if (raw.startsWith(triple, i)) {
         const end = raw.indexOf(triple, i + 3);
         j = end < 0 ? raw.length : end + 3;
+        const lineStart = raw.lastIndexOf('\n', i - 1) + 1;
+        if (raw.slice(lineStart, i).trim() === '') kind = COMMENT;
       } else {
         j = i + 1;
         while (j < raw.length && raw.charAt(j) !== c && raw.charAt(j) !== '\n') {
@@ -57,7 +63,7 @@ function pythonKinds(raw: string): Uint8Array {
         }
         j = Math.min(j + 1, raw.length);
       }
-      kinds.fill(STRING, i, j);
+      kinds.fill(kind, i, j);
       i = j;
     } else i += 1;
   }
