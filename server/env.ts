@@ -37,6 +37,11 @@ export interface Env {
   hardMaxRunLimits: RunLimits;
   /** Host paths bound read-only into every sandbox beyond the built-in list (toolchains). */
   sandboxReadOnlyPaths: string[];
+  /**
+   * SHADOWBOX_MODE: `auto` (default) runs in overlay shadows or refuses to run task code;
+   * `inplace` is the operator's explicit choice of no isolation; `overlay` fails to start without.
+   */
+  sandboxMode: 'auto' | 'overlay' | 'inplace';
   /** SHADOWBOX_EGRESS_ALLOW as given: adds to (`+host`) or replaces the setup allowlist. */
   egressAllow: string | undefined;
   /** How long a task's whole setup may take. */
@@ -131,6 +136,7 @@ const schema = z.object({
   SHADOWBOX_WORKER_CAPACITY: optional.pipe(positiveInteger(1, 1024).optional()),
   SHADOWBOX_WORKER_HEARTBEAT_SECS: optional.pipe(seconds(0.1, 3600).optional()),
   SHADOWBOX_WORKER_EXPIRY_SECS: optional.pipe(seconds(0.3, 86_400).optional()),
+  SHADOWBOX_MODE: optional.pipe(z.enum(['auto', 'overlay', 'inplace']).optional()),
   SHADOWBOX_SANDBOX_RO_PATHS: optional.pipe(
     z
       .string()
@@ -211,6 +217,7 @@ export function loadEnv(source: EnvSource = process.env, cwd: string = process.c
     SHADOWBOX_HARD_MAX_PIDS: source.SHADOWBOX_HARD_MAX_PIDS,
     SHADOWBOX_HARD_MAX_DISK_MB: source.SHADOWBOX_HARD_MAX_DISK_MB,
     SHADOWBOX_HARD_MAX_INODES: source.SHADOWBOX_HARD_MAX_INODES,
+    SHADOWBOX_MODE: source.SHADOWBOX_MODE,
     SHADOWBOX_SANDBOX_RO_PATHS: source.SHADOWBOX_SANDBOX_RO_PATHS,
     SHADOWBOX_EGRESS_ALLOW: source.SHADOWBOX_EGRESS_ALLOW,
     SHADOWBOX_SETUP_TIMEOUT_SECS: source.SHADOWBOX_SETUP_TIMEOUT_SECS,
@@ -250,6 +257,7 @@ export function loadEnv(source: EnvSource = process.env, cwd: string = process.c
     runLimits,
     hardMaxRunLimits,
     sandboxReadOnlyPaths: values.SHADOWBOX_SANDBOX_RO_PATHS ?? [],
+    sandboxMode: values.SHADOWBOX_MODE ?? 'auto',
     egressAllow: values.SHADOWBOX_EGRESS_ALLOW,
     setupTimeoutMs: (values.SHADOWBOX_SETUP_TIMEOUT_SECS ?? 15 * 60) * 1000,
     authSecret: values.SHADOWBOX_AUTH_SECRET,

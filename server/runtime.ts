@@ -128,6 +128,7 @@ export async function createRuntime(
   const store = new PrismaTaskStore(db, bus, shared.notifier);
   const shadows = await createShadowRunner({
     dataDir: env.dataDir,
+    mode: env.sandboxMode,
     ...(env.runLimits === undefined ? {} : { limits: env.runLimits }),
     ...(env.sandboxReadOnlyPaths === undefined
       ? {}
@@ -135,7 +136,9 @@ export async function createRuntime(
   });
   if (shadows.fallbackReason !== null) {
     console.warn(
-      `shadowbox: overlay shadows unavailable, running in place: ${shadows.fallbackReason}`,
+      shadows.mode === 'inplace'
+        ? `shadowbox: overlay shadows unavailable, running in place: ${shadows.fallbackReason}`
+        : `shadowbox: no sandbox on this machine, so no task's code will run (set SHADOWBOX_MODE=inplace to run it without isolation): ${shadows.fallbackReason}`,
     );
   } else if (shadows.capabilities !== null) {
     const { memory, pids, disk, notes } = shadows.capabilities;

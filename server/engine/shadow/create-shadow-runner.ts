@@ -22,7 +22,10 @@ import { shadowRun, type ShadowRunRequest } from './shadow-run';
 export interface ShadowRunnerOptions {
   /** Scratch space (upper layers, per-run HOME) goes under `<dataDir>/shadows`. */
   readonly dataDir: string;
-  /** 'auto' probes the machine and falls back to in-place; 'overlay' fails if it cannot. */
+  /**
+   * 'auto' probes the machine and, where it has no sandbox, refuses every run (it never runs task
+   * code unconfined unless asked); 'overlay' fails to start then; 'inplace' is that explicit ask.
+   */
   readonly mode?: ShadowMode | 'auto';
   /** Upper layers on a tmpfs inside each sandbox instead of the data directory's disk. */
   readonly tmpfsUpper?: boolean;
@@ -39,7 +42,7 @@ export interface ShadowRunnerOptions {
 
 export interface ShadowRunner {
   readonly mode: ShadowMode;
-  /** Why 'auto' fell back to in-place mode; null otherwise. */
+  /** Why 'auto' found no sandbox (and refuses to run); null otherwise. */
   readonly fallbackReason: string | null;
   /** What the start-up sweep found: stale run directories, and files it could not restore. */
   readonly sweep: SweepReport;
@@ -106,7 +109,7 @@ export async function createShadowRunner(options: ShadowRunnerOptions): Promise<
         `overlay mode is not available here: ${probe.reason}`,
       );
     } else {
-      executor = createInPlaceExecutor({ scratchRoot, removal });
+      executor = refusingExecutor(probe.reason);
       fallbackReason = probe.reason;
     }
   }
@@ -123,5 +126,23 @@ export async function createShadowRunner(options: ShadowRunnerOptions): Promise<
       const withLimits = { ...request, limits: { ...options.limits, ...request.limits } };
       return shadowRun(withLimits, events === undefined ? { executor } : { executor, events });
     },
+  };
+}
+
+/**
+ * What 'auto' runs with on a machine without a sandbox: nothing. A hypothesis is hostile code, and
+ * running it unconfined (as the server's user, maybe root) is for an operator to choose.
+ */
+function refusingExecutor(reason: string): HypothesisExecutor {
+  return {
+    mode: 'overlay',
+    parallelSafe: true,
+    execute: () =>
+      Promise.reject(
+        new AppError(
+          'SANDBOX_UNAVAILABLE',
+          `no sandbox on this machine, so no task's code runs (${reason}); SHADOWBOX_MODE=inplace (or --mode inplace) runs it without isolation`,
+        ),
+      ),
   };
 }
