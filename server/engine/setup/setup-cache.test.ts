@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { linkStaysInside, setupCacheKey, toolchainPrograms } from './setup-cache';
+import { setupCacheScope } from './task-setup';
 
 const base = {
   scope: 'team-1',
@@ -79,5 +80,26 @@ describe('linkStaysInside', () => {
     // `l → .` then `l/../..`: lexically inside, physically one level above.
     expect(linkStaysInside('node_modules/l2', 'l1/../..')).toBe(false);
     expect(linkStaysInside('node_modules/x', '')).toBe(false);
+  });
+});
+
+describe('setupCacheScope', () => {
+  const archive = { kind: 'archive', name: 'p.tar.gz' } as const;
+  const git = { kind: 'git', url: 'https://git.example.com/p.git', ref: null } as const;
+
+  it("is the task's team when it is a team's, else its person; for Git also the URL", () => {
+    expect(setupCacheScope({ ownerId: 'p1', teamId: 't1', source: archive })).toBe(
+      '["team:t1","archive"]',
+    );
+    expect(setupCacheScope({ ownerId: 'p1', teamId: null, source: archive })).toBe(
+      '["person:p1","archive"]',
+    );
+    expect(setupCacheScope({ ownerId: 'p1', teamId: null, source: git })).toBe(
+      '["person:p1","git:https://git.example.com/p.git"]',
+    );
+  });
+
+  it('is null for a task that belongs to no one: it is never cached', () => {
+    expect(setupCacheScope({ ownerId: null, teamId: null, source: archive })).toBeNull();
   });
 });
