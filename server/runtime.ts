@@ -1,4 +1,4 @@
-import { mkdir } from 'node:fs/promises';
+import { chmod, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { browserOrigins } from './api/browser-origin';
 import { createAccounts, loadAuthSecret, type Accounts } from './auth';
@@ -117,6 +117,10 @@ export async function createRuntime(
 ): Promise<ServerRuntime> {
   const role = options.role ?? env.role ?? 'all';
   checkRole(role, env.database);
+  // The database, the auth secret and every worktree live here: nobody else may list or enter it
+  // (runs never need to: their set-up reaches the worktrees with the server's rights).
+  await mkdir(env.dataDir, { recursive: true, mode: 0o700 });
+  await chmod(env.dataDir, 0o700);
   await migrateDatabase(env.database);
   const db = createDb(env);
   const layout = workspaceLayout(env.dataDir);
