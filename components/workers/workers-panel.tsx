@@ -59,9 +59,12 @@ export function WorkersPanel({
               <tr key={worker.id}>
                 <td>
                   <code>{worker.id}</code>
-                  <div className="muted">
-                    {worker.host}, pid {worker.pid}
-                  </div>
+                  {/* Host and pid are the admin's only; others get an opaque id. */}
+                  {worker.host === null ? null : (
+                    <div className="muted">
+                      {worker.host}, pid {worker.pid}
+                    </div>
+                  )}
                 </td>
                 <td>{stateLabels[worker.state]}</td>
                 <td>

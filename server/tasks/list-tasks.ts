@@ -11,5 +11,6 @@ export function listTasks(
   return listTaskSummaries(deps.db, {
     limit: Math.min(Math.max(limit ?? 100, 1), 500),
     where: visibleTasks(actor),
+    actor,
   });
 }

@@ -158,7 +158,10 @@ export const taskViewSchema = z.object({
   error: z.string().nullable(),
   lastEventId: z.int(),
   /** The worker holding the task's worktree (PostgreSQL deployments); null with SQLite. */
-  workerId: z.string().nullable().describe('the worker process that runs the task'),
+  workerId: z
+    .string()
+    .nullable()
+    .describe('the worker process that runs the task (an opaque alias unless you are an admin)'),
   createdAt: z.string(),
   updatedAt: z.string(),
   fixer: z.string(),

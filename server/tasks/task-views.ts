@@ -6,6 +6,7 @@ import { type SetupRecord, failingIds, remainingFailures } from '../engine/loop'
 import type { TestCase } from '../engine/parsers';
 import type { DiffFlags } from '../engine/review';
 import type { TestDelta } from '../engine/shadow';
+import { workerIdFor } from '../workers/worker-visibility';
 import { loadPlan } from './plan-views';
 import type {
   Actor,
@@ -147,7 +148,7 @@ export async function loadTaskView(db: Db, taskId: string, actor: Actor): Promis
     approvedDiffSha256: task.approvedDiffSha256,
     error: task.error,
     lastEventId: task.lastEventId,
-    workerId: task.workerId,
+    workerId: workerIdFor(actor, task.workerId),
     createdAt: task.createdAt.toISOString(),
     updatedAt: task.updatedAt.toISOString(),
     fixer: task.fixer,
@@ -214,7 +215,7 @@ function allowedActions(
 
 export async function listTaskSummaries(
   db: Db,
-  options: { limit: number; where: Prisma.TaskWhereInput },
+  options: { limit: number; where: Prisma.TaskWhereInput; actor: Actor },
 ): Promise<TaskSummary[]> {
   const tasks = await db.task.findMany({
     where: options.where,
@@ -230,7 +231,7 @@ export async function listTaskSummaries(
     updatedAt: task.updatedAt.toISOString(),
     lastEventId: task.lastEventId,
     owner: task.owner?.username ?? null,
-    workerId: task.workerId,
+    workerId: workerIdFor(options.actor, task.workerId),
   }));
 }
 

@@ -1,10 +1,12 @@
 import { z } from 'zod';
+import { workerFor } from '../../../../workers/worker-visibility';
 import { authedProcedure } from '../../trpc';
 
 export const workerViewSchema = z.object({
   id: z.string(),
-  host: z.string(),
-  pid: z.int(),
+  /** Admins only (null for everyone else, whose `id` is an opaque alias). */
+  host: z.string().nullable(),
+  pid: z.int().nullable(),
   capacity: z.int(),
   running: z.int(),
   tasks: z.int(),
@@ -14,7 +16,10 @@ export const workerViewSchema = z.object({
   stoppedAt: z.string().nullable(),
 });
 
-/** The worker processes and their load; empty on SQLite (one process runs everything). */
+/**
+ * The worker processes and their load; empty on SQLite (one process runs everything). Host names
+ * and pids only for admins (server/workers/worker-visibility.ts).
+ */
 export const listWorkers = authedProcedure
   .output(z.array(workerViewSchema).readonly())
-  .query(({ ctx }) => ctx.listWorkers());
+  .query(async ({ ctx }) => (await ctx.listWorkers()).map((w) => workerFor(ctx.actor, w)));
