@@ -93,6 +93,45 @@ describe('npx shadowbox shadow-run', () => {
     expect(await snapshotTreeWithTimes(workspace)).toEqual(before);
   });
 
+  it('a hypothesis whose library code reaches into pytest cannot win; the JSON names the rule', async () => {
+    const workspace = await writeProject('sbx-cli-forged-', pytestFiles);
+    const spec = path.join(workspace, '..', `${path.basename(workspace)}.forged.json`);
+    // Right, but it also imports pytest's report class into the library: the forged-result cheat's
+    // first line. (The test run itself passes; the rule, not the run, stops it.)
+    const forged = `from _pytest.reports import TestReport\n\n${pytestCalc.fixed}`;
+    await writeFile(
+      spec,
+      JSON.stringify({
+        hypotheses: [{ name: 'forged', edits: [{ path: 'calc.py', content: forged }] }],
+      }),
+    );
+    const run = (extra: string[]) =>
+      shadowbox([
+        'shadow-run',
+        spec,
+        '--workspace',
+        workspace,
+        '--json',
+        ...extra,
+        '--',
+        ...pytest,
+      ]);
+    const strict = await run([]);
+    expect(strict.exitCode).toBe(1);
+    const report = JSON.parse(strict.stdout) as {
+      winner: string | null;
+      hypotheses: { name: string; failed: number; disqualified: string | null }[];
+    };
+    expect(report.winner).toBeNull();
+    expect(report.hypotheses[0]).toMatchObject({ name: 'forged', failed: 0 });
+    expect(report.hypotheses[0]?.disqualified).toBe(
+      "it reaches into the test framework, which this task does not allow (calc.py:1 reaches into pytest's internals (rule python-pytest-internals): 'from _pytest.reports import TestReport')",
+    );
+    const allowed = await run(['--allow-test-edits']);
+    expect(allowed.exitCode).toBe(0);
+    expect(JSON.parse(allowed.stdout)).toMatchObject({ winner: 'forged' });
+  });
+
   it('prints a ranked table and applies the winner with --apply', async () => {
     const workspace = await writeProject('sbx-cli-apply-', pytestFiles);
     const spec = path.join(workspace, '..', `${path.basename(workspace)}.json`);

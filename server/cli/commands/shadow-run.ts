@@ -1,8 +1,10 @@
+import { readFile, realpath } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { AppError } from '../../errors/app-error';
 import { runnerNames, type RunnerName } from '../../engine/parsers';
+import { testEditorsOf } from '../../engine/review';
 import type { RunLimits } from '../../engine/sandbox';
 import {
   createShadowRunner,
@@ -33,6 +35,7 @@ Options:
   --max-disk-mb N      what one run may write into its shadow (default: 4096)
   --max-inodes N       files one run may create in its shadow and tmpfs (default: 200000)
   --apply              write the winner into the workspace (all or nothing)
+  --allow-test-edits   let hypotheses that edit tests or reach into the test framework win
   --json               print one JSON object instead of the table
   --mode MODE          auto (default), overlay or inplace
   --tmpfs              keep upper layers on a tmpfs instead of the data directory
@@ -40,8 +43,25 @@ Options:
   --cwd DIR            workspace-relative directory to run the command in
   --data-dir DIR       scratch space (default: $SHADOWBOX_DATA_DIR or ./data, unless inside the workspace)
 
+A hypothesis that edits tests (test files, test configuration, tests in source files) or whose
+added lines in ordinary code reach into the test framework (docs/security.md lists the rules) runs
+and is shown, but ranks last and cannot win unless --allow-test-edits; its reason names the rule.
+
 Exit status: 0 when a hypothesis passed, 1 when none did, 2 when the input was refused.
 `;
+
+/** A workspace file as it is now, null when absent or outside the workspace (a link out). */
+async function workspaceText(workspace: string, file: string): Promise<string | null> {
+  try {
+    const root = await realpath(workspace);
+    const real = await realpath(path.resolve(root, file));
+    const relative = path.relative(root, real);
+    if (relative.startsWith('..') || path.isAbsolute(relative)) return null;
+    return await readFile(real, 'utf8');
+  } catch {
+    return null;
+  }
+}
 
 function positiveInteger(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
@@ -91,6 +111,7 @@ export const shadowRunCommand: CliCommand = async (args, io) => {
       'max-disk-mb': { type: 'string' },
       'max-inodes': { type: 'string' },
       apply: { type: 'boolean' },
+      'allow-test-edits': { type: 'boolean' },
       json: { type: 'boolean' },
       mode: { type: 'string' },
       tmpfs: { type: 'boolean' },
@@ -161,12 +182,18 @@ export const shadowRunCommand: CliCommand = async (args, io) => {
   for (const file of shadows.sweep.notRestored) {
     io.stderr.write(`shadowbox: an interrupted in-place run left ${file} changed; not restored\n`);
   }
+  // The same rule as a task's: unless allowed, what edits tests or forges results cannot win.
+  const demote =
+    values['allow-test-edits'] === true
+      ? new Map<string, string>()
+      : await testEditorsOf(spec.hypotheses, (file) => workspaceText(workspace, file));
   const report: ShadowRunReport = await shadows.run(
     {
       workspace,
       command,
       hypotheses: spec.hypotheses,
       apply: values.apply === true,
+      demote,
       limits,
       ...(parallel === undefined ? {} : { parallel }),
       ...(timeoutSecs === undefined ? {} : { timeoutMs: timeoutSecs * 1000 }),
