@@ -78,8 +78,9 @@ describe.each(['overlay', 'inplace'] as const)('shadowRun in %s mode', (mode) =>
     });
     expect(report.mode).toBe(mode);
     expect(report.winner).toBe('fix');
-    // cargo stops at the first failing test binary: `wrong` fails its unit test and never reaches
-    // the integration test, so it has fewer passing tests than the baseline.
+    // `wrong` fails its unit test; in place cargo stops there, in a shadow it runs on with
+    // --no-fail-fast (for the canaries) and fails the integration test too. Either way it has
+    // fewer passing tests than the baseline.
     // A run cut short by the timeout ranks below complete runs, whatever partial summary it
     // printed; the compile error ranks below every run that ran tests.
     expect(order(report).slice(0, 4)).toEqual(['fix', 'delete-test', 'baseline', 'wrong']);
@@ -147,8 +148,15 @@ describe.each(['overlay', 'inplace'] as const)('shadowRun in %s mode', (mode) =>
     expect(byName(report, 'wrong')).toMatchObject({ passed: 0, failed: 2 });
     expect(byName(report, 'slow')).toMatchObject({ timedOut: true, exitCode: null });
     expect(byName(report, 'broken')).toMatchObject({ failed: 1, parsed: true });
-    // pytest exits 5 when it collects nothing: not a pass.
-    expect(byName(report, 'delete-test').exitCode).toBe(5);
+    // pytest exits 5 when it collects nothing: not a pass. In a shadow it collects the canaries
+    // and exits 1 for the failing one; without them, the run ran no tests either way.
+    expect(byName(report, 'delete-test')).toMatchObject({
+      disqualified: 'the run ran no tests',
+      passed: 0,
+      failed: 0,
+    });
+    if (mode === 'inplace') expect(byName(report, 'delete-test').exitCode).toBe(5);
+    else expect(byName(report, 'delete-test').canaries).toMatchObject({ exitCode: 1 });
     // Not a speed check: the slow hypothesis sleeps 120 s, so finishing earlier means it was killed.
     expect(performance.now() - started).toBeLessThan(115_000);
     expect(await snapshotTreeWithTimes(project, view)).toEqual(before);
@@ -285,7 +293,8 @@ def test_listens_on_8080():
       command: [...quietPytest, '--junitxml=report.xml'],
       hypotheses: [hypothesis('fix', { 'calc.py': pytestCalc.fixed, 'conftest.py': swap })],
     });
-    expect(byName(report, 'fix')).toMatchObject({ exitCode: 0, parsed: false, passed: 0 });
+    // The failing canary made pytest exit 1; with the report ignored nothing says more.
+    expect(byName(report, 'fix')).toMatchObject({ exitCode: 1, parsed: false, passed: 0 });
   });
 
   it('leaves the workspace untouched whatever a hypothesis does: rm -rf, .git, target/', async () => {
