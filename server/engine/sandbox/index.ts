@@ -31,7 +31,12 @@ export {
   type TreeUsage,
 } from './run-watch';
 export { mountablePath, type SandboxRoot } from './sandbox-root';
-export { handToSandbox, sandboxIdentity, type SandboxIdentity } from './sandbox-identity';
+export {
+  handToSandbox,
+  sandboxIdentity,
+  workspaceIdentity,
+  type SandboxIdentity,
+} from './sandbox-identity';
 export { seccompArch, seccompProgram, deniedSyscalls } from './seccomp-filter';
 export {
   defaultRunLimits,

@@ -136,6 +136,7 @@ function capabilitiesOf(
 async function probeMachine(
   scratchRoot: string,
   cacheDir: string | null,
+  chosen: SandboxIdentity | null | undefined,
 ): Promise<MachineProbe | string> {
   const find = (name: keyof typeof requiredPrograms): string => {
     const found = findProgram(name);
@@ -163,7 +164,7 @@ async function probeMachine(
   const seccomp = seccompProgram(arch);
   let identity: SandboxIdentity | null;
   try {
-    identity = sandboxIdentity();
+    identity = chosen === undefined ? sandboxIdentity() : chosen;
   } catch (error) {
     return error instanceof Error ? error.message : String(error);
   }
@@ -278,7 +279,8 @@ const realOrSelf = (p: string): string => {
   }
 };
 
-let cached: Promise<MachineProbe | string> | undefined;
+/** One probe per identity runs may have (a CLI run in a person's workspace may be theirs). */
+const cached = new Map<string, Promise<MachineProbe | string>>();
 
 export interface ProbeOptions {
   /** Host directories no sandbox may see (the data directory). */
@@ -289,6 +291,8 @@ export interface ProbeOptions {
    * sandbox can see, the data directory. Without it every process probes again.
    */
   readonly cacheDir?: string;
+  /** The identity runs get, if not the server's (see `workspaceIdentity`). */
+  readonly identity?: SandboxIdentity | null;
 }
 
 /**
@@ -299,8 +303,13 @@ export async function probeSandbox(
   scratchRoot: string,
   options: ProbeOptions = { hidden: [] },
 ): Promise<ProbeResult> {
-  cached ??= probeMachine(scratchRoot, options.cacheDir ?? null);
-  const machine = await cached;
+  const key = options.identity === undefined ? 'server' : JSON.stringify(options.identity);
+  let probing = cached.get(key);
+  if (probing === undefined) {
+    probing = probeMachine(scratchRoot, options.cacheDir ?? null, options.identity);
+    cached.set(key, probing);
+  }
+  const machine = await probing;
   if (typeof machine === 'string') return { mode: 'inplace', reason: machine };
   return {
     mode: 'overlay',

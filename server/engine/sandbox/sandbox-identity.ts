@@ -98,6 +98,38 @@ export function sandboxIdentity(options?: {
 }
 
 /**
+ * The identity for runs in a person's own workspace (the CLI's `--workspace`), which the server
+ * must not give away: its owner, when that is not root (their runs are then theirs, as if they had
+ * run the tests themselves), else the server's identity. A root-owned workspace stays root's, and
+ * runs can write only new files at its top and the files a hypothesis stages; `note` says so.
+ */
+export async function workspaceIdentity(
+  workspace: string,
+): Promise<{ identity: SandboxIdentity | null; note: string | null }> {
+  const fallback = sandboxIdentity();
+  if (fallback === null) return { identity: null, note: null };
+  const owner = await lstat(workspace).catch(() => null);
+  if (owner === null || owner.uid === 0 || owner.gid === 0) {
+    return {
+      identity: fallback,
+      note:
+        owner === null
+          ? null
+          : `the workspace is owned by root, and runs are ${fallback.label} on the host: they cannot change its existing files (chown it to a user to let runs write there)`,
+    };
+  }
+  if (owner.uid === fallback.uid) return { identity: fallback, note: null };
+  return {
+    identity: {
+      uid: owner.uid,
+      gid: owner.gid,
+      label: `the workspace's owner (uid ${String(owner.uid)})`,
+    },
+    note: null,
+  };
+}
+
+/**
  * Gives every entry under `dir` (and `dir` itself) to `identity`, never following a link (a run
  * may have planted one pointing anywhere): the files a run writes in place must be its own, since
  * the kernel lets it write nothing else. Entries it owns already are left alone, so after the

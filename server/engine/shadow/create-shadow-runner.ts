@@ -4,6 +4,7 @@ import type { EventSink } from '../ports';
 import { probeSandbox, type SandboxCapabilities } from '../sandbox/probe';
 import type { RunLimits } from '../sandbox/run-limits';
 import type { SandboxHost } from '../sandbox/sandbox-host';
+import type { SandboxIdentity } from '../sandbox/sandbox-identity';
 import { killStaleSandboxes } from '../sandbox/stale-sandboxes';
 import type { HypothesisExecutor, ShadowMode } from './executor';
 import { createInPlaceExecutor } from './inplace-executor';
@@ -31,6 +32,8 @@ export interface ShadowRunnerOptions {
   readonly tmpfsUpper?: boolean;
   /** Host paths bound read-only into every sandbox beyond the built-in list. */
   readonly sandboxReadOnlyPaths?: readonly string[];
+  /** The host identity runs get, if not the server's (`workspaceIdentity`, for the CLI). */
+  readonly identity?: SandboxIdentity | null;
   /** Caps for runs whose request sets none (each field defaults to `defaultRunLimits`). */
   readonly limits?: Partial<RunLimits>;
   /**
@@ -77,6 +80,7 @@ export async function createShadowRunner(options: ShadowRunnerOptions): Promise<
           extraReadOnly: options.sandboxReadOnlyPaths ?? [],
           // Each CLI call is a new process: a pass recorded there saves it the probe's sandbox.
           cacheDir: dataDir,
+          ...(options.identity === undefined ? {} : { identity: options.identity }),
         });
   const cgroups = probe?.mode === 'overlay' ? probe.cgroups : null;
   const kill = (runDirs: readonly string[]): Promise<number> =>
