@@ -105,6 +105,17 @@ describe('loadEnv', () => {
     );
   });
 
+  it('reads SHADOWBOX_TRUSTED_PROXIES (addresses and ranges) and names a bad entry', () => {
+    const { trustedProxies } = loadEnv({ SHADOWBOX_TRUSTED_PROXIES: '10.0.0.0/8, ::1' }, cwd);
+    expect(trustedProxies.map(([range, bits]) => `${range.toString()}/${bits}`)).toEqual([
+      '10.0.0.0/8',
+      '::1/128',
+    ]);
+    expect(() => loadEnv({ SHADOWBOX_TRUSTED_PROXIES: '10.0.0.0/8,proxy' }, cwd)).toThrow(
+      'SHADOWBOX_TRUSTED_PROXIES: "proxy" is not an IP address or CIDR range',
+    );
+  });
+
   it('treats empty values as unset', () => {
     expect(loadEnv({ PORT: '', HOST: ' ', DATABASE_URL: '', SHADOWBOX_DATA_DIR: '' }, cwd)).toEqual(
       loadEnv({}, cwd),
