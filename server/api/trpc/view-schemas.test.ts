@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { Db } from '../../db/client';
 import type { Actor, TaskView } from '../../tasks/task-api';
 import { loadTaskView } from '../../tasks/task-views';
-import { taskViewSchema } from './view-schemas';
+import { diffFlags } from '../../engine/review';
+import { diffViewSchema, taskViewSchema } from './view-schemas';
 
 /**
  * A view with every optional part filled in: an LLM task with a setup, a plan, a partial fix with
@@ -310,5 +311,33 @@ describe('taskViewSchema', () => {
   it('refuses a step status it does not know', () => {
     const bad = { ...view, plan: [{ ...view.plan[0], status: 'skipped' }] };
     expect(taskViewSchema.safeParse(bad).success).toBe(false);
+  });
+});
+
+describe('diffViewSchema', () => {
+  it('keeps the rule a framework-reach flag names, for the review page', () => {
+    const flags = diffFlags(
+      [
+        'diff --git a/calc.py b/calc.py',
+        '--- a/calc.py',
+        '+++ b/calc.py',
+        '@@ -1,2 +1,4 @@',
+        '+import os',
+        '+os._exit(0)',
+        ' def add(a, b):',
+        '     return a + b',
+        '',
+      ].join('\n'),
+    );
+    const parsed = diffViewSchema.parse({ diff: '', sha256: 'a'.repeat(64), flags });
+    expect(parsed.flags.testEdits).toEqual([
+      {
+        path: 'calc.py',
+        kind: 'test-framework',
+        rule: 'python-os-exit',
+        line: 2,
+        what: "calc.py:2 exits the interpreter at once (no cleanup, no report) (rule python-os-exit): 'os._exit(0)'",
+      },
+    ]);
   });
 });
