@@ -454,7 +454,7 @@ async function cargoCanaries(
       break;
     }
   }
-  if (root === null) return 'no crate root (src/lib.rs, src/main.rs) to add the canaries to';
+  if (root === null) return `no crate root (${roots.join(', ')}) to add the canaries to`;
   const fn = (n: string): string => `test_${n}`;
   const module = `canary_${names.file}`;
   const content = [

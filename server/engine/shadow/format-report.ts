@@ -26,6 +26,9 @@ export function formatReport(
       `  ${h.name.padEnd(nameWidth)}  ${exit.padEnd(10)} in ${seconds(h.durationMs).padStart(7)}  ${counts}  ~${h.changedLines} changed line(s)${mark}`,
     );
     if (h.error !== null) lines.push(`  ${' '.repeat(nameWidth)}  ! ${h.error}`);
+    // A forgery is named in the table itself: its counts above are what it claimed.
+    if (h.tampered !== undefined)
+      lines.push(`  ${' '.repeat(nameWidth)}  ! tampered: ${h.tampered}`);
   }
   lines.push(
     report.winner === null
@@ -35,7 +38,8 @@ export function formatReport(
   let text = `${lines.join('\n')}\n`;
   if (report.winnerDiff !== null) text += report.winnerDiff;
   for (const h of hypotheses) {
-    if (h.name === report.winner || (h.exitCode === 0 && h.error === null && !h.timedOut)) continue;
+    const clean = h.exitCode === 0 && h.error === null && !h.timedOut && h.tampered === undefined;
+    if (h.name === report.winner || clean) continue;
     if (h.sameTreeAs !== undefined) continue; // its tail is its twin's, printed once
     text += `\n--- output of ${h.name} (tail) ---\n${h.outputTail}\n`;
   }
