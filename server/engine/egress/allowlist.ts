@@ -1,6 +1,7 @@
 import net from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { AppError } from '../../errors/app-error';
+import { isMetadataAddress } from './local-ranges';
 import { readToolConfig, type ToolConfig } from './tool-config';
 
 /**
@@ -19,10 +20,10 @@ export interface EgressAllowEntry {
    */
   readonly plainHttp: boolean;
   /**
-   * The host may resolve to a non-public address (loopback, private, link-local…): an index on
-   * the operator's own network. Without it such an answer is refused (a name pointed at the
-   * metadata service or the host's own ports must not open a way in). An IP literal is local by
-   * naming itself.
+   * The host may resolve to a private address (10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7,
+   * the documentation ranges): an index on the operator's own network. Never loopback, link-local
+   * or a metadata service, marked or not (a name pointed at the metadata service or the host's own
+   * ports must not open a way in; see local-ranges.ts). An IP literal is local by naming itself.
    */
   readonly local: boolean;
 }
@@ -57,6 +58,12 @@ function parseHost(entry: string, text: string): { host: string; ipLiteral: bool
     const range = ipaddr.process(text).range();
     if (neverReachable.has(range)) {
       throw refuse(entry, `names the ${range} address ${text}, which no connection reaches`);
+    }
+    if (isMetadataAddress(ipaddr.process(text))) {
+      throw refuse(
+        entry,
+        `names the cloud metadata address ${text}, which no setup command may reach`,
+      );
     }
     return { host: ipaddr.parse(text).toString(), ipLiteral: true };
   }

@@ -3,6 +3,7 @@ import net from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { findEgressEntry, type EgressAllowEntry, type EgressAllowlist } from './allowlist';
 import { Refusal } from './egress-refusal';
+import { isMetadataAddress, localAddressProblem } from './local-ranges';
 
 export interface Destination {
   readonly host: string;
@@ -33,6 +34,28 @@ export function hostAndPort(rawHost: string, port: number): { host: string; port
   if (rawHost.includes(':')) return null;
   const host = rawHost.toLowerCase().replace(/\.$/, '');
   return host === '' ? null : { host, port };
+}
+
+/**
+ * Why a name may not be reached at `ip`; null when it may. A public address always may; a
+ * non-public one only for an entry marked `=local`, and then only a private one (see
+ * `localAddressProblem`): never loopback, link-local or a metadata service. An IP literal entry
+ * is not judged here: the operator named that very address.
+ */
+function addressProblem(
+  host: string,
+  ip: ipaddr.IPv4 | ipaddr.IPv6,
+  local: boolean,
+): string | null {
+  const range = ip.range();
+  if (range === 'unicast' && !isMetadataAddress(ip)) return null;
+  const localProblem = localAddressProblem(ip);
+  if (localProblem === null) {
+    return local
+      ? null
+      : `${host} resolves to ${ip.toString()}, a ${range} address, not a public one (mark the entry =local to allow it)`;
+  }
+  return `${host} resolves to ${ip.toString()}, ${localProblem}, which no egress entry may reach (=local admits private addresses only)`;
 }
 
 /** The checked addresses to connect to, or why not: allowlist first, then resolution. */
@@ -73,19 +96,13 @@ export async function admitDestination(
   }
   if (found.length === 0) return new Refusal(502, `cannot resolve ${host}: no address`);
   const addresses: string[] = [];
-  // One non-public answer refuses the whole name: the connection must not depend on which
+  // One refused answer refuses the whole name: the connection must not depend on which
   // address happens to be tried first.
   for (const address of found) {
     if (!ipaddr.isValid(address)) return new Refusal(502, `${host} resolved to '${address}'`);
     const ip = ipaddr.process(address);
-    const range = ip.range();
-    const reachable = !['unspecified', 'multicast', 'broadcast'].includes(range);
-    if (range !== 'unicast' && !(entry.local && reachable)) {
-      return new Refusal(
-        403,
-        `${host} resolves to ${ip.toString()}, a ${range} address, not a public one (mark the entry =local to allow it)`,
-      );
-    }
+    const problem = entry.ipLiteral ? null : addressProblem(host, ip, entry.local);
+    if (problem !== null) return new Refusal(403, problem);
     addresses.push(ip.toString());
   }
   return { entry, addresses };

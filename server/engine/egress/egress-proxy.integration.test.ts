@@ -4,7 +4,11 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeAll, afterAll, describe, expect, it } from 'vitest';
+import ipaddr from 'ipaddr.js';
 import { parseEgressAllow } from './allowlist';
+import { connectUpstream } from './connect-upstream';
+import { Refusal } from './egress-refusal';
+import { localAddressProblem } from './local-ranges';
 import { startEgressProxy, type EgressProxy, type EgressProxyOptions } from './egress-proxy';
 
 /**
@@ -20,8 +24,26 @@ let indexPort: number;
 let seen: http.IncomingHttpHeaders[] = [];
 const proxies: EgressProxy[] = [];
 
-const listen = async (server: net.Server): Promise<number> => {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+/**
+ * An address of this machine on a network `=local` admits (private or documentation ranges),
+ * for the tests of what `=local` forwards to: it refuses loopback. Null on a machine without one.
+ */
+const lanAddress =
+  Object.values(os.networkInterfaces())
+    .flat()
+    .find(
+      (a) =>
+        a !== undefined &&
+        a.family === 'IPv4' &&
+        !a.internal &&
+        localAddressProblem(ipaddr.parse(a.address)) === null,
+    )?.address ?? null;
+let lanEcho: net.Server | undefined;
+let lanEchoPort = 0;
+let lanIndexPort = 0;
+
+const listen = async (server: net.Server, host = '127.0.0.1'): Promise<number> => {
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
   return (server.address() as net.AddressInfo).port;
 };
 
@@ -42,11 +64,27 @@ beforeAll(async () => {
     res.end(`<a href="tinypkg-0.1-py3-none-any.whl">${req.url ?? ''}</a>\n`);
   });
   indexPort = await listen(index);
+  if (lanAddress !== null) {
+    lanEcho = net.createServer((socket) => {
+      socket.on('error', () => socket.destroy());
+      socket.pipe(socket);
+    });
+    lanEchoPort = await listen(lanEcho, lanAddress);
+    lanIndex = http.createServer((req, res) => {
+      seen.push(req.headers);
+      res.end('lan index\n');
+    });
+    lanIndexPort = await listen(lanIndex, lanAddress);
+  }
 });
+
+let lanIndex: http.Server | undefined;
 
 afterAll(() => {
   echo.close();
   index.close();
+  lanEcho?.close();
+  lanIndex?.close();
 });
 
 afterEach(async () => {
@@ -171,7 +209,7 @@ describe('egress proxy: CONNECT', () => {
     const answer = await connect(p, `localhost:${echoPort}`);
     expect(answer.status).toBe(403);
     expect(answer.body).toMatch(
-      /^refused: localhost:\d+: localhost resolves to (127\.0\.0\.1|::1), a loopback address, not a public one/,
+      /^refused: localhost:\d+: localhost resolves to (127\.0\.0\.1|::1), a loopback address, which no egress entry may reach \(=local admits private addresses only\)$/m,
     );
     expect(p.records()[0]).toMatchObject({ host: 'localhost', allowed: false });
   });
@@ -194,9 +232,9 @@ describe('egress proxy: CONNECT', () => {
       bodies.push(answer.body.trim());
     }
     expect(bodies).toEqual([
-      'refused: metadata.example:443: metadata.example resolves to 169.254.169.254, a linkLocal address, not a public one (mark the entry =local to allow it)',
+      'refused: metadata.example:443: metadata.example resolves to 169.254.169.254, a cloud metadata address, which no egress entry may reach (=local admits private addresses only)',
       'refused: corp.example:443: corp.example resolves to 10.0.0.1, a private address, not a public one (mark the entry =local to allow it)',
-      'refused: mixed.example:443: mixed.example resolves to 127.0.0.1, a loopback address, not a public one (mark the entry =local to allow it)',
+      'refused: mixed.example:443: mixed.example resolves to 127.0.0.1, a loopback address, which no egress entry may reach (=local admits private addresses only)',
       'refused: mapped.example:443: mapped.example resolves to 10.0.0.1, a private address, not a public one (mark the entry =local to allow it)',
       'refused: test-net.example:443: test-net.example resolves to 203.0.113.80, a reserved address, not a public one (mark the entry =local to allow it)',
     ]);
@@ -211,30 +249,58 @@ describe('egress proxy: CONNECT', () => {
     }
   });
 
-  it('connects to exactly the address it checked: one resolution per tunnel, no second lookup', async () => {
-    let lookups = 0;
-    const p = await proxy(`rebind.example:${echoPort}=local`, {
-      // A rebinding resolver: the first answer passes the check, later ones point elsewhere.
-      resolve: () => Promise.resolve(lookups++ === 0 ? ['127.0.0.1'] : ['10.0.0.1']),
-    });
-    const answer = await connect(p, `rebind.example:${echoPort}`);
-    expect(answer.status).toBe(200);
-    expect(await roundTrip(answer.socket, 'pinned')).toBe('pinned');
-    expect(lookups).toBe(1);
-    answer.socket.destroy();
+  it('refuses a =local name resolving to loopback or a metadata address, and never connects', async () => {
+    const answers: Record<string, string[]> = {
+      'sneaky.example': ['127.0.0.1'],
+      'imds.example': ['169.254.169.254'],
+      'imds6.example': ['fd00:ec2::254'],
+    };
+    const p = await proxy(
+      Object.keys(answers)
+        .map((host) => `${host}:${echoPort}=local`)
+        .join(','),
+      { resolve: (host) => Promise.resolve(answers[host] ?? []) },
+    );
+    const bodies: string[] = [];
+    for (const host of Object.keys(answers)) {
+      const answer = await connect(p, `${host}:${echoPort}`);
+      expect(answer.status).toBe(403);
+      bodies.push(answer.body.trim());
+    }
+    expect(bodies).toEqual([
+      `refused: sneaky.example:${echoPort}: sneaky.example resolves to 127.0.0.1, a loopback address, which no egress entry may reach (=local admits private addresses only)`,
+      `refused: imds.example:${echoPort}: imds.example resolves to 169.254.169.254, a cloud metadata address, which no egress entry may reach (=local admits private addresses only)`,
+      `refused: imds6.example:${echoPort}: imds6.example resolves to fd00:ec2::254, a cloud metadata address, which no egress entry may reach (=local admits private addresses only)`,
+    ]);
+    expect(p.records().every((r) => !r.allowed)).toBe(true);
   });
 
+  it.skipIf(lanAddress === null)(
+    'connects to exactly the address it checked: one resolution per tunnel, no second lookup',
+    async () => {
+      let lookups = 0;
+      const p = await proxy(`rebind.example:${lanEchoPort}=local`, {
+        // A rebinding resolver: the first answer passes the check, later ones point elsewhere.
+        resolve: () => Promise.resolve(lookups++ === 0 ? [lanAddress ?? ''] : ['10.0.0.1']),
+      });
+      const answer = await connect(p, `rebind.example:${lanEchoPort}`);
+      expect(answer.status).toBe(200);
+      expect(await roundTrip(answer.socket, 'pinned')).toBe('pinned');
+      expect(lookups).toBe(1);
+      answer.socket.destroy();
+    },
+  );
+
   it('tries each checked address in turn', async () => {
-    const p = await proxy(`multi.example:${echoPort}=local`, {
-      resolve: () => Promise.resolve(['127.0.0.2', '127.0.0.1']),
+    // Nothing listens on 127.0.0.2: refused there, accepted on the next address. (The check is
+    // admitDestination's; this is the connect that follows it.)
+    const socket = await connectUpstream(['127.0.0.2', '127.0.0.1'], echoPort, {
+      connectTimeoutMs: 5000,
+      isClosed: () => false,
+      track: () => undefined,
     });
-    // Nothing listens on 127.0.0.2: refused there, accepted on the next address.
-    const unused = net.createServer();
-    await new Promise<void>((resolve) => unused.listen(0, '127.0.0.2', resolve));
-    unused.close();
-    const answer = await connect(p, `multi.example:${echoPort}`);
-    expect(answer.status).toBe(200);
-    answer.socket.destroy();
+    expect(socket).not.toBeInstanceOf(Refusal);
+    if (!(socket instanceof Refusal)) socket.destroy();
   });
 
   it('answers 502 with the reason when the upstream refuses the connection', async () => {
@@ -327,11 +393,26 @@ describe('egress proxy: plain HTTP', () => {
     expect(p.records()).toEqual([{ host: '127.0.0.1', port: indexPort, allowed: true, count: 1 }]);
   });
 
-  it('forwards to an http:// name entry marked =local', async () => {
+  it.skipIf(lanAddress === null)(
+    'forwards to an http:// name entry marked =local that resolves to a private address',
+    async () => {
+      const p = await proxy(`http://index.lan.example:${lanIndexPort}=local`, {
+        resolve: () => Promise.resolve([lanAddress ?? '']),
+      });
+      const res = await get(p, `http://index.lan.example:${lanIndexPort}/simple/`);
+      expect(res.status).toBe(200);
+      expect(seen[0]?.host).toBe(`index.lan.example:${lanIndexPort}`);
+    },
+  );
+
+  it('refuses plain HTTP to a =local name entry that resolves to loopback', async () => {
     const p = await proxy(`http://localhost:${indexPort}=local`);
     const res = await get(p, `http://localhost:${indexPort}/simple/`);
-    expect(res.status).toBe(200);
-    expect(seen[0]?.host).toBe(`localhost:${indexPort}`);
+    expect(res.status).toBe(403);
+    expect(res.body).toMatch(
+      /localhost resolves to (127\.0\.0\.1|::1), a loopback address, which no egress entry may reach/,
+    );
+    expect(seen).toEqual([]);
   });
 
   it('refuses plain HTTP to an entry that names neither http:// nor an IP address', async () => {

@@ -186,8 +186,8 @@ describe('runSetup: egress through the allowlist proxy', () => {
     expect(result.outputTail).toContain('tinypkg 42');
     const refused = result.egress.filter((r) => !r.allowed).map((r) => r.reason);
     expect(refused).toEqual([
-      'localhost resolves to 127.0.0.1, a loopback address, not a public one (mark the entry =local to allow it)',
-      'metadata.example resolves to 169.254.169.254, a linkLocal address, not a public one (mark the entry =local to allow it)',
+      'localhost resolves to 127.0.0.1, a loopback address, which no egress entry may reach (=local admits private addresses only)',
+      'metadata.example resolves to 169.254.169.254, a cloud metadata address, which no egress entry may reach (=local admits private addresses only)',
       'corp.example resolves to 10.0.0.1, a private address, not a public one (mark the entry =local to allow it)',
     ]);
     expect(result.egress).toContainEqual(
