@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { readFile, writeFile } from 'node:fs/promises';
+import { chmod, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../errors/app-error';
 
 /**
  * The key better-auth signs session cookies with. SHADOWBOX_AUTH_SECRET when set (every web
  * process of a multi-machine deployment must share one); otherwise made once and kept in the data
- * directory (mode 0600), so sessions survive a restart of the one-machine default.
+ * directory (mode 0600, also for one found wider), so sessions survive a restart of the one-machine default.
  */
 export async function loadAuthSecret(
   dataDir: string,
@@ -26,7 +26,11 @@ export async function loadAuthSecret(
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw error;
   });
-  if (kept !== null && kept.trim().length >= 32) return kept.trim();
+  if (kept !== null && kept.trim().length >= 32) {
+    // A secret an older version wrote at 0644 (or a copied-in one) is narrowed at every start.
+    await chmod(file, 0o600);
+    return kept.trim();
+  }
   const secret = randomBytes(32).toString('base64url');
   try {
     // `wx`: two processes starting at once keep the first one's secret.

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
 import { PrismaPg } from '@prisma/adapter-pg';
 import Database from 'better-sqlite3';
+import { makeDatabaseFilePrivate } from './private-file';
 import type { DatabaseConfig } from '../env';
 import { PrismaClient as PostgresClient } from './generated/postgres/client';
 import { PrismaClient } from './generated/sqlite/client';
@@ -39,6 +40,7 @@ export function createDb(env: { database: DatabaseConfig }, options: CreateDbOpt
   if (database.provider === 'sqlite') {
     const timeout = options.busyTimeoutMs ?? 10_000;
     mkdirSync(path.dirname(database.file), { recursive: true });
+    makeDatabaseFilePrivate(database.file);
     // WAL lets readers (SSE streams, the UI) proceed while a writer commits; the mode is stored in
     // the file, so setting it once through a short-lived connection covers the adapter's own.
     const setup = new Database(database.file, { timeout });

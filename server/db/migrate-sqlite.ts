@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { AppError } from '../errors/app-error';
+import { makeDatabaseFilePrivate } from './private-file';
 import type { MigrationFile } from './migration-files';
 import {
   migrationError,
@@ -30,6 +31,7 @@ export function migrateSqlite(
   lockTimeoutMs: number,
 ): { applied: string[] } {
   mkdirSync(path.dirname(file), { recursive: true });
+  makeDatabaseFilePrivate(file);
   const db = new Database(file, { timeout: lockTimeoutMs });
   try {
     db.pragma('journal_mode = WAL');
