@@ -56,7 +56,7 @@ export interface Runtime {
 
 export interface SandboxStatus {
   readonly mode: 'overlay' | 'inplace';
-  /** Why runs go in place (no isolation); null in overlay mode. */
+  /** Why there is no sandbox: runs go in place (mode inplace) or are refused (overlay). */
   readonly fallbackReason: string | null;
   readonly capabilities: SandboxCapabilities | null;
   /** The caps of a run whose task sets none. */
@@ -145,7 +145,8 @@ export async function createRuntime(
         : `shadowbox: no sandbox on this machine, so no task's code will run (set SHADOWBOX_MODE=inplace to run it without isolation): ${shadows.fallbackReason}`,
     );
   } else if (shadows.capabilities !== null) {
-    const { memory, pids, disk, notes } = shadows.capabilities;
+    const { memory, pids, disk, identity, seccomp, proc, notes } = shadows.capabilities;
+    console.info(`shadowbox: runs as ${identity} on the host, under a ${seccomp}; ${proc}`);
     console.info(
       `shadowbox: sandbox caps: memory by ${memory}, processes by ${pids}, disk by ${disk}`,
     );

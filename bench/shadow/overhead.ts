@@ -44,7 +44,7 @@ const rawScript = (options: string): string =>
   `ip link set lo up && mount -t overlay o -o "lowerdir=$1,upperdir=$2,workdir=$3,${options}" "$1" && cd "$1" && exec true`;
 // The engine's own outer namespaces, plus the network namespace bubblewrap makes in the engine,
 // so the by-hand baseline (namespaces, loopback, overlay; no minimal root) cannot drift.
-const nsFlags = [...sandboxNamespaces, '--net', '--pid', '--fork', '--mount-proc'];
+const nsFlags = [...sandboxNamespaces(false), '--net', '--pid', '--fork', '--mount-proc'];
 
 /**
  * Runs `true` many times each way, interleaved: spawned directly, under `unshare` alone, under

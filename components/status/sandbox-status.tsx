@@ -14,6 +14,15 @@ export function SandboxStatus({ status }: { readonly status: Status }) {
       </p>
     );
   }
+  if (status.fallbackReason !== null) {
+    return (
+      <p role="status" className="card warning">
+        <strong>No sandbox</strong> on this machine, so no task&apos;s code runs:{' '}
+        {status.fallbackReason}. An operator may choose in-place mode (
+        <code>SHADOWBOX_MODE=inplace</code>), which has no isolation.
+      </p>
+    );
+  }
   const { capabilities: caps, defaultLimits: limits } = status;
   return (
     <section aria-labelledby="sandbox-heading" className="card">
@@ -23,6 +32,16 @@ export function SandboxStatus({ status }: { readonly status: Status }) {
         and no network. Caps per run (a task may lower them; only an admin may raise them):
       </p>
       <dl className="sandbox-caps">
+        {caps === null ? null : (
+          <>
+            <dt>Runs as</dt>
+            <dd>{caps.identity} on the host, never root</dd>
+            <dt>System calls</dt>
+            <dd>{caps.seccomp}</dd>
+            <dt>/proc</dt>
+            <dd>{caps.proc}</dd>
+          </>
+        )}
         <dt>Memory</dt>
         <dd>
           {limits.maxMemoryMb} MB, by {caps?.memory ?? 'not enforced'}

@@ -19,6 +19,9 @@ export const sandboxStatusSchema = z
         memory: enforcement,
         pids: enforcement,
         disk: enforcement,
+        identity: z.string(),
+        seccomp: z.string(),
+        proc: z.string(),
         notes: z.array(z.string()).readonly(),
       })
       .nullable(),
