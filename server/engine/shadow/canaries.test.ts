@@ -157,6 +157,54 @@ describe('planCanaries: other runners', () => {
     });
   });
 
+  it('vitest and jest: appended to a file the reference run showed running', async () => {
+    const files = { 'src/a.test.ts': "import { test } from 'vitest';\n", 'src/b.ts': '' };
+    const known = ['src/a.test.ts > adds', 'src/gone.test.ts > x'];
+    const workspace = await writeProject('sbx-canary-vitest-', files);
+    const placement = await planCanaries({
+      workspace,
+      cwd: '.',
+      command: ['npx', 'vitest', 'run'],
+      runner: 'vitest',
+      changes: [],
+      knownTests: known,
+    });
+    const v = placed(placement);
+    expect(v.changes.map((c) => c.path)).toEqual(['src/a.test.ts']);
+    expect(v.changes[0]?.after?.toString()).toMatch(
+      new RegExp(
+        `^import \\{ test \\} from 'vitest';\\n\\n;import \\{ test as canary_${hex}_test, expect as canary_${hex}_expect \\} from 'vitest';`,
+      ),
+    );
+    expect(await plan(files, ['npx', 'vitest', 'run'])).toEqual({
+      placed: false,
+      reason: 'no test file of the reference run to add the canaries to',
+    });
+    const jest = await planCanaries({
+      workspace,
+      cwd: '.',
+      command: ['npx', 'jest'],
+      runner: 'jest',
+      changes: [],
+      knownTests: ['src/a.test.ts › adds'],
+    });
+    expect(placed(jest).changes[0]?.after?.toString()).toContain(
+      `test('${placed(jest).failing}', () => { expect(1 + 1).toBe(3); });`,
+    );
+  });
+
+  it('mocha: a new spec in test/, unless a config or the command names the specs', async () => {
+    const files = { 'test/a.js': "it('a', () => {});\n" };
+    const m = placed(await plan(files, ['npx', 'mocha']));
+    expect(m.changes[0]?.path).toMatch(new RegExp(`^test/canary-${hex}\\.cjs$`));
+    expect(await plan({ ...files, '.mocharc.yml': 'spec: spec/**\n' }, ['npx', 'mocha'])).toEqual({
+      placed: false,
+      reason: '.mocharc.yml may name other specs, so canaries could not be placed',
+    });
+    expect(await plan(files, ['npx', 'mocha', 'test/a.js'])).toMatchObject({ placed: false });
+    expect(await plan(files, ['npx', 'mocha', '--bail'])).toMatchObject({ placed: false });
+  });
+
   it('says so for a runner it has no canaries for', async () => {
     expect(await plan({}, ['ctest'])).toEqual({
       placed: false,

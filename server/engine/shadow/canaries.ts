@@ -53,6 +53,8 @@ export async function planCanaries(options: {
   readonly command: readonly string[];
   readonly runner: RunnerName | 'auto';
   readonly changes: readonly PreparedChange[];
+  /** Test ids of the run's reference: jest and vitest canaries go into a file known to run. */
+  readonly knownTests?: readonly string[];
 }): Promise<CanaryPlacement> {
   const tree = runTree(options.workspace, options.changes);
   const names: Names = { file: hex(), passing: hex(), failing: hex() };
@@ -75,6 +77,13 @@ export async function planCanaries(options: {
       break;
     case 'go':
       placing = await goCanaries(tree, cwd, args, names);
+      break;
+    case 'jest':
+    case 'vitest':
+      placing = await jsFileCanaries(options.runner, tree, cwd, options.knownTests ?? [], names);
+      break;
+    case 'mocha':
+      placing = await mochaCanaries(tree, cwd, args, names);
       break;
     default:
       placing = 'unsupported';
@@ -388,6 +397,112 @@ async function nodeCanaries(
   return {
     // Paths are relative to cwd in `files`: make the chosen one so.
     files: [{ path: path.posix.relative(cwd, chosen) || chosen, content, append: true }],
+    passing: test(names.passing),
+    failing: test(names.failing),
+    exit: 1,
+  };
+}
+
+// ---- jest, vitest, mocha ---------------------------------------------------------------------
+
+// Their configs decide which files run (testMatch, include, roots, projects): rather than read
+// them, the canaries go into a file the reference run showed running. Ids start with the file.
+const idFile = { jest: ' › ', vitest: ' > ' } as const;
+
+async function jsFileCanaries(
+  runner: 'jest' | 'vitest',
+  tree: RunTree,
+  cwd: string,
+  knownTests: readonly string[],
+  names: Names,
+): Promise<Placing> {
+  const files = [...new Set(knownTests.map((id) => id.split(idFile[runner])[0] ?? ''))];
+  const present: string[] = [];
+  for (const file of files.filter((f) => /\.[cm]?[jt]sx?$/.test(f))) {
+    if ((await tree.file(path.posix.join(cwd, file))) !== null) present.push(file);
+  }
+  const chosen = present[randomInt(Math.max(1, present.length))];
+  if (chosen === undefined) return 'no test file of the reference run to add the canaries to';
+  if (runner === 'jest') {
+    for (const config of [
+      'package.json',
+      'jest.config.js',
+      'jest.config.ts',
+      'jest.config.cjs',
+      'jest.config.mjs',
+      'jest.config.json',
+    ]) {
+      if (/injectGlobals/.test((await tree.file(path.posix.join(cwd, config))) ?? '')) {
+        return 'jest is configured without its globals (injectGlobals): no canaries';
+      }
+    }
+  }
+  const test = (n: string): string => `test_${n}`;
+  const alias = `canary_${names.file}`;
+  const lines =
+    runner === 'vitest'
+      ? [
+          `import { test as ${alias}_test, expect as ${alias}_expect } from 'vitest';`,
+          `${alias}_test('${test(names.passing)}', () => { ${alias}_expect(1 + 1).toBe(2); });`,
+          `${alias}_test('${test(names.failing)}', () => { ${alias}_expect(1 + 1).toBe(3); });`,
+        ]
+      : [
+          `test('${test(names.passing)}', () => { expect(1 + 1).toBe(2); });`,
+          `test('${test(names.failing)}', () => { expect(1 + 1).toBe(3); });`,
+        ];
+  return {
+    files: [{ path: chosen, content: `\n;${lines.join('\n')}\n`, append: true }],
+    passing: test(names.passing),
+    failing: test(names.failing),
+    exit: 1,
+  };
+}
+
+// Mocha loads every spec file into one process before it runs any: a new file in its default
+// spec directory meets whatever the suite's code patched. A config file may name other specs.
+async function mochaCanaries(
+  tree: RunTree,
+  cwd: string,
+  args: readonly string[],
+  names: Names,
+): Promise<Placing> {
+  for (const arg of args) {
+    if (/^(?:-g|--grep|-f|--fgrep|-b|--bail|--forbid-only|--config|--spec)(?:=.*)?$/.test(arg)) {
+      return `the command selects tests or stops at the first failure (${arg}), so canaries could not be placed`;
+    }
+    if (!arg.startsWith('-'))
+      return `the command names its specs (${arg}), so canaries could not be placed`;
+  }
+  const configs = [
+    '.mocharc.js',
+    '.mocharc.cjs',
+    '.mocharc.yaml',
+    '.mocharc.yml',
+    '.mocharc.json',
+    '.mocharc.jsonc',
+  ];
+  for (const config of configs) {
+    if ((await tree.file(path.posix.join(cwd, config))) !== null) {
+      return `${config} may name other specs, so canaries could not be placed`;
+    }
+  }
+  if (/"mocha"\s*:/.test((await tree.file(path.posix.join(cwd, 'package.json'))) ?? '')) {
+    return 'package.json configures mocha, so canaries could not be placed';
+  }
+  if (!(await tree.isDir(path.posix.join(cwd, 'test'))))
+    return 'no test/ directory for mocha to find canaries in';
+  const test = (n: string): string => `test_${n}`;
+  return {
+    files: [
+      {
+        path: `test/canary-${names.file}.cjs`,
+        content: [
+          `it('${test(names.passing)}', () => { require('node:assert').strictEqual(1 + 1, 2); });`,
+          `it('${test(names.failing)}', () => { require('node:assert').strictEqual(1 + 1, 3); });`,
+          '',
+        ].join('\n'),
+      },
+    ],
     passing: test(names.passing),
     failing: test(names.failing),
     exit: 1,

@@ -146,6 +146,26 @@ describe('pytest', () => {
   });
 });
 
+describe('python3 -m unittest', () => {
+  it('tampered: library code that replaces TestCase.assertEqual with one that checks nothing', async () => {
+    const forge = `import unittest\n\nunittest.TestCase.assertEqual = lambda self, a, b, msg=None: None\n\n${pyBuggy}`;
+    const dir = await writeProject('sbx-forge-ut-', {
+      'calc.py': pyBuggy,
+      'test_calc.py':
+        'import unittest\n\nfrom calc import add\n\n\nclass CalcTest(unittest.TestCase):\n    def test_adds(self):\n        self.assertEqual(add(1, 2), 3)\n',
+    });
+    const { baseline, report } = await judge(
+      { workspace: dir, command: ['python3', '-m', 'unittest', '-v'], env: pyEnv },
+      [hypothesis('forge', { 'calc.py': forge }), hypothesis('fix', { 'calc.py': pyFixed })],
+    );
+    expect(baseline).toMatchObject({ passed: 0, failed: 1 });
+    expectTampered(
+      report,
+      (run) => `the failing canary ${failingCanary(run)} was reported passing`,
+    );
+  });
+});
+
 describe('node --test', () => {
   const files = {
     'package.json': '{ "name": "calc", "private": true }\n',

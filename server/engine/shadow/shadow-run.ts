@@ -159,6 +159,7 @@ export async function shadowRun(
         command: request.command,
         runner,
         changes: hypothesis.changes,
+        knownTests: reference?.cases.map((c) => c.id) ?? [],
       });
     } catch (error) {
       return { placed: false, reason: `the canaries could not be placed: ${String(error)}` };
