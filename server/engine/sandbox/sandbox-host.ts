@@ -12,7 +12,13 @@ import {
   type SandboxPrograms,
 } from './sandbox-command';
 import { handToSandbox, type SandboxIdentity } from './sandbox-identity';
-import { isUnder, rootFstab, rootSkeleton, type SandboxRoot } from './sandbox-root';
+import {
+  isUnder,
+  rootFstab,
+  rootSkeleton,
+  type SandboxRoot,
+  type SkeletonEntry,
+} from './sandbox-root';
 import type { RunLimits } from './run-limits';
 
 /** What the probe learned about this machine, needed to build every sandboxed command. */
@@ -228,7 +234,7 @@ function fileTest(): (hostPath: string) => boolean {
 
 async function makeSkeleton(
   rootfs: string,
-  entries: readonly import('./sandbox-root').SkeletonEntry[],
+  entries: readonly SkeletonEntry[],
 ): Promise<void> {
   await mkdir(rootfs);
   for (const entry of entries) {

@@ -138,8 +138,8 @@ export async function workspaceIdentity(
 export async function handToSandbox(dir: string, identity: SandboxIdentity | null): Promise<void> {
   if (identity === null) return;
   const visit = async (entry: string): Promise<void> => {
-    const stats = await lstat(entry).catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT') return null;
+    const stats = await lstat(entry).catch((error: unknown) => {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw error;
     });
     if (stats === null) return;
