@@ -232,10 +232,7 @@ function fileTest(): (hostPath: string) => boolean {
   };
 }
 
-async function makeSkeleton(
-  rootfs: string,
-  entries: readonly SkeletonEntry[],
-): Promise<void> {
+async function makeSkeleton(rootfs: string, entries: readonly SkeletonEntry[]): Promise<void> {
   await mkdir(rootfs);
   for (const entry of entries) {
     const at = path.join(rootfs, entry.path);
