@@ -3,6 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { execa } from 'execa';
 import ipaddr from 'ipaddr.js';
+import { localAddressProblem } from '../engine/egress';
 
 /** A tiny real devDependency: one file, no dependencies of its own. */
 export const fixtureDependency = { name: 'is-number', version: '7.0.0' } as const;
@@ -31,14 +32,26 @@ export async function writeNpmFixture(
 }
 
 /**
- * The allowlist entry for npm's registry on this machine. Its name may resolve to an address the
- * proxy treats as non-public (here the registry is reached at 203.0.113.80, a documentation
- * range): then the entry is marked `=local`, as an operator of such a network would mark it.
+ * The allowlist entry for npm's registry on this machine, computed from the configured registry
+ * when the tests run. Its name may resolve to an address the proxy treats as non-public (some
+ * development networks serve the registry at a documentation address such as 203.0.113.80): then
+ * the entry is marked `=local`, as an operator of such a network would mark it. `=local` never
+ * admits loopback or link-local, so a registry there cannot be reached through the proxy at all:
+ * that is said here, not left to a setup that fails later.
  */
 export async function registryEntry(registry: string): Promise<{ host: string; entry: string }> {
   const host = new URL(registry).hostname;
   const addresses = await lookup(host, { all: true });
-  const isPublic = addresses.every((a) => ipaddr.process(a.address).range() === 'unicast');
+  const ips = addresses.map((a) => ipaddr.process(a.address));
+  const unreachable = ips.find(
+    (ip) => localAddressProblem(ip) !== null && ip.range() !== 'unicast',
+  );
+  if (unreachable !== undefined) {
+    throw new Error(
+      `npm's registry ${host} resolves to ${unreachable.toString()}, which no egress entry may reach: configure a registry on a public or private address`,
+    );
+  }
+  const isPublic = ips.every((ip) => ip.range() === 'unicast');
   return { host, entry: isPublic ? host : `${host}=local` };
 }
 

@@ -10,6 +10,7 @@ export {
   type EgressAllowlist,
 } from './allowlist';
 export { describeEgressRecord, type EgressRecord } from './egress-log';
+export { localAddressProblem } from './local-ranges';
 export { startEgressProxy, type EgressProxy, type EgressProxyOptions } from './egress-proxy';
 export {
   egressEnv,
