@@ -63,6 +63,7 @@ describe('npx shadowbox shadow-run', () => {
     expect(Object.keys(report.hypotheses[0]!).sort()).toEqual(
       [
         'buildFailed',
+        'canaries',
         'cases',
         'changedLines',
         'disqualified',
