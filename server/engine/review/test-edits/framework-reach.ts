@@ -4,7 +4,7 @@
  * lines, read with the hunk's context).
  */
 
-import { frameworkRules, type FrameworkRule } from './framework-rules';
+import { frameworkRules, ruleTriggers, type FrameworkRule } from './framework-rules';
 import type { HunkFile } from './hunk-lines';
 import { MAX_EDITS_PER_FILE, testBlockSpans } from './in-source';
 import { sourceViews, type RuleLanguage } from './source-views';
@@ -87,6 +87,8 @@ interface Hit {
 }
 
 function hitsIn(segment: Segment, rules: readonly FrameworkRule[], language: RuleLanguage): Hit[] {
+  const trigger = ruleTriggers[language];
+  if (!segment.lines.some((line, i) => segment.added[i] === true && trigger.test(line))) return [];
   const raw = segment.lines.join('\n');
   const views = sourceViews(raw, language);
   const starts = lineStarts(raw);
@@ -180,17 +182,25 @@ export function frameworkReachOf(
   const language = languageOf(path);
   if (language === undefined || after === null || isBinary(after)) return [];
   if (before !== null && isBinary(before)) return [];
+  // Most files hold none of the rules' words anywhere: nothing to compare.
+  if (!ruleTriggers[language].test(after)) return [];
   const lines = after.split('\n');
   const added = addedFlags(before === null ? [] : before.split('\n'), lines);
-  // Tests inside the file may use the framework: they are test edits of their own kind.
-  const starts = lineStarts(after);
-  for (const [start, end] of testBlockSpans(path, after)) {
-    const last = lineAt(starts, Math.max(start, end - 1));
-    for (let i = lineAt(starts, start); i <= last; i += 1) added[i] = false;
-  }
   if (!added.includes(true)) return [];
   const rules = rulesFor(path, language, before ?? '', after);
-  return editsOf(path, hitsIn({ lines, added, first: 1 }, rules, language));
+  const hits = hitsIn({ lines, added, first: 1 }, rules, language);
+  if (hits.length === 0) return [];
+  // Tests inside the file may use the framework: they are test edits of their own kind.
+  const starts = lineStarts(after);
+  const inTests = new Set<number>();
+  for (const [start, end] of testBlockSpans(path, after)) {
+    const last = lineAt(starts, Math.max(start, end - 1));
+    for (let i = lineAt(starts, start); i <= last; i += 1) inTests.add(i + 1);
+  }
+  return editsOf(
+    path,
+    hits.filter((hit) => !inTests.has(hit.line)),
+  );
 }
 
 /**

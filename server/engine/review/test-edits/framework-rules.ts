@@ -31,7 +31,7 @@ export interface FrameworkRule {
 // Report files a test runner writes, inside a string: JUnit XML and the JSON reporters' files, the
 // options that name them (as an argument of their own, not in a sentence), report XML itself.
 const reportPath =
-  /(?<=['"`=])--(?:junit-?xml|json-report|report-log)\b|\bjunit[\w.-]*\.xml\b|<testsuites?[\s>/]|<testcase[\s>/]|(?<![\w.])(?:[\w-]*[-_.])?(?:reports?|results?)(?:[-_.][\w-]+)*\.(?:xml|json)\b/gi;
+  /(?<=['"`=])--(?:junit-?xml|json-report|report-log)\b|\bjunit[\w.-]*\.xml\b|<testsuites?[\s>/]|<testcase[\s>/]|(?<![\w.])(?:[\w-]*[-_.])?(?:reports?|results?)(?:[-_.][\w.-]*)?\.(?:xml|json)\b/gi;
 
 const rustAssertMacros =
   'assert|assert_eq|assert_ne|assert_matches|debug_assert|debug_assert_eq|debug_assert_ne|debug_assert_matches|panic|unreachable|todo|unimplemented';
@@ -39,7 +39,7 @@ const rustAssertMacros =
 // An import or require of one of `specifiers` (a regular-expression alternation), in the `text` view.
 const importOf = (specifiers: string): RegExp =>
   new RegExp(
-    String.raw`(?:\bfrom\s*|\brequire\s*\(\s*|\bimport\s*\(\s*|^\s*import\s+)(['"\`])(?:${specifiers})\1`,
+    String.raw`(?:\bfrom\s*|\brequire\s*\(\s*|\bimport\s*\(\s*|^[ \t]*import[ \t]+)(['"\`])(?:${specifiers})\1`,
     'gm',
   );
 
@@ -51,9 +51,12 @@ export const frameworkRules: readonly FrameworkRule[] = [
     scope: 'any',
     patterns: [
       { view: 'code', re: /\b_pytest\b/g },
-      { view: 'code', re: /^\s*(?:import\s+(?:pytest|pluggy)\b|from\s+(?:pytest|pluggy)\b)/gm },
+      {
+        view: 'code',
+        re: /^[ \t]*(?:import[ \t]+(?:pytest|pluggy)\b|from[ \t]+(?:pytest|pluggy)\b)/gm,
+      },
       { view: 'code', re: /\b(?:pytest|pluggy)\s*\.\s*\w+/g },
-      { view: 'code', re: /^\s*(?:async\s+)?def\s+pytest_\w+\s*\(/gm },
+      { view: 'code', re: /^[ \t]*(?:async[ \t]+)?def[ \t]+pytest_\w+[ \t]*\(/gm },
       { view: 'code', re: /\b(?:TestReport|CollectReport|hookimpl|hookwrapper)\b/g },
       { view: 'strings', re: /\bPYTEST_[A-Z_]+|(['"])_?pytest\1/g },
     ],
@@ -77,7 +80,7 @@ export const frameworkRules: readonly FrameworkRule[] = [
     scope: 'library',
     patterns: [
       { view: 'code', re: /\b(?:os|posix|nt)\s*\.\s*_exit\b/g },
-      { view: 'code', re: /^\s*from\s+(?:os|posix)\s+import\b[^\n]*\b_exit\b/gm },
+      { view: 'code', re: /^[ \t]*from[ \t]+(?:os|posix)[ \t]+import\b[^\n]*\b_exit\b/gm },
     ],
   },
   {
@@ -96,11 +99,11 @@ export const frameworkRules: readonly FrameworkRule[] = [
       {
         // The body's first statement is `return True` (comments and docstrings are blank here).
         view: 'code',
-        re: /^[ \t]*def[ \t]+__eq__[ \t]*\([^)]*\)[^:\n]*:[ \t\n]*return[ \t]+\(?[ \t]*True[ \t]*\)?[ \t;]*$/gm,
+        re: /^[ \t]*def[ \t]+__eq__[ \t]*\([^)]*\)[^:\n]*:[ \t\n]*return[ \t]+\(?[ \t]*True[ \t);]*$/gm,
       },
       {
         view: 'code',
-        re: /\b__eq__[ \t]*=[ \t]*lambda\b[^:\n]*:[ \t]*\(?[ \t]*True[ \t]*\)?[ \t;]*$/gm,
+        re: /\b__eq__[ \t]*=[ \t]*lambda\b[^:\n]*:[ \t]*\(?[ \t]*True[ \t);]*$/gm,
       },
     ],
   },
@@ -186,7 +189,7 @@ export const frameworkRules: readonly FrameworkRule[] = [
     patterns: [
       {
         view: 'code',
-        re: /\b(?:equals|isEqual|eq|asymmetricMatch)\s*[:=]?\s*(?:function\s*)?\([^)]*\)\s*(?::\s*[\w<>[\]| ]+)?\s*(?:=>\s*)?(?:\{\s*return\s+\(?\s*true\b\s*\)?\s*;?\s*\}|true(?=[ \t]*(?:[;,)}]|$)))/gm,
+        re: /\b(?:equals|isEqual|eq|asymmetricMatch)\s*(?:[:=]\s*)?(?:function\s*)?\([^)]*\)\s*(?::[ \t]*[\w<>[\]|.]+\s*)?(?:=>\s*)?(?:\{\s*return\s+(?:true|\(\s*true\s*\))[\s;]*\}|true(?=[ \t]*(?:[;,)}]|$)))/gm,
       },
     ],
   },
@@ -219,11 +222,11 @@ export const frameworkRules: readonly FrameworkRule[] = [
     patterns: [
       {
         view: 'code',
-        re: /\bfn\s+eq\s*\(\s*&\s*self\b[^)]*\)\s*->\s*bool\s*\{\s*(?:return\s+)?true\s*;?\s*\}/g,
+        re: /\bfn\s+eq\s*\(\s*&\s*self\b[^)]*\)\s*->\s*bool\s*\{\s*(?:return\s+)?true[\s;]*\}/g,
       },
       {
         view: 'code',
-        re: /\bfn\s+ne\s*\(\s*&\s*self\b[^)]*\)\s*->\s*bool\s*\{\s*(?:return\s+)?false\s*;?\s*\}/g,
+        re: /\bfn\s+ne\s*\(\s*&\s*self\b[^)]*\)\s*->\s*bool\s*\{\s*(?:return\s+)?false[\s;]*\}/g,
       },
     ],
   },
@@ -244,7 +247,7 @@ export const frameworkRules: readonly FrameworkRule[] = [
         view: 'code',
         re: /\btesting\s*\.\s*(?:M|MainStart|Main|Init|Testing|Internal\w*|RegisterCover|CoverMode|Coverage|Short|Verbose|RunTests|RunBenchmarks|RunExamples)\b/g,
       },
-      { view: 'raw', re: /^\s*\/\/go:linkname\s+\S+\s+testing\./gm },
+      { view: 'raw', re: /^[ \t]*\/\/go:linkname[ \t]+\S+[ \t]+testing\./gm },
       {
         view: 'strings',
         re: /["'`]-?test\.(?:v|run|count|failfast|timeout|paniconexit0|testlogfile|coverprofile)\b/g,
@@ -252,3 +255,15 @@ export const frameworkRules: readonly FrameworkRule[] = [
     ],
   },
 ];
+
+/**
+ * A cheap first look at each added line, by language: a line that matches none of these cannot
+ * be part of any rule's match, so most files are never lexed. A superset of the rules' words.
+ */
+export const ruleTriggers: Readonly<Record<RuleLanguage, RegExp>> = {
+  python:
+    /pytest|pluggy|TestReport|CollectReport|hook|PYTEST_|TestResult|TestRunner|TestProgram|unittest|TestCase|_exit|junit|report|result|testsuite|testcase|__eq__|True/i,
+  js: /test|assert|strictEqual|Equal|Object|Reflect|require|jest|mocha|expect|\bvi\b|global|window|self|process|junit|report|result|equals|isEqual|\beq\b|asymmetricMatch|true/i,
+  rust: /macro_rules|\bas\b|process|libc|\bfn\s+(?:eq|ne)\b|\btrue\b|\bfalse\b/,
+  go: /Exit|testing|linkname|test\./,
+};

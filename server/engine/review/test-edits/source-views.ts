@@ -17,20 +17,27 @@ export interface SourceViews {
   readonly strings: string;
 }
 
-const blank = (c: string): string => (c === '\n' ? '\n' : ' ');
+const SPACE = 32;
+const NEWLINE = 10;
+const utf16 = new TextDecoder('utf-16le');
+
+/** `raw` with every code unit whose kind `keep` refuses blanked (newlines stay: lines line up). */
+function masked(raw: string, kinds: Uint8Array, keep: (kind: number) => boolean): string {
+  const units = new Uint16Array(raw.length);
+  for (let i = 0; i < raw.length; i += 1) {
+    const c = raw.charCodeAt(i);
+    units[i] = keep(kinds[i] ?? CODE) || c === NEWLINE ? c : SPACE;
+  }
+  return utf16.decode(units);
+}
 
 function viewsOf(raw: string, kinds: Uint8Array): SourceViews {
-  let text = '';
-  let code = '';
-  let strings = '';
-  for (let i = 0; i < raw.length; i += 1) {
-    const c = raw.charAt(i);
-    const kind = kinds[i] ?? CODE;
-    text += kind === COMMENT ? blank(c) : c;
-    code += kind === CODE ? c : blank(c);
-    strings += kind === STRING ? c : blank(c);
-  }
-  return { raw, text, code, strings };
+  return {
+    raw,
+    text: masked(raw, kinds, (kind) => kind !== COMMENT),
+    code: masked(raw, kinds, (kind) => kind === CODE),
+    strings: masked(raw, kinds, (kind) => kind === STRING),
+  };
 }
 
 /**
