@@ -49,9 +49,15 @@ export function AuditTable({
               <td>
                 <time dateTime={entry.createdAt}>{formatTime(entry.createdAt)}</time>
               </td>
-              <td>{entry.actor}</td>
+              {/* The ids hold across renames; the names are what they were at the time. */}
+              <td title={entry.actorUserId === null ? undefined : `person ${entry.actorUserId}`}>
+                {entry.actor}
+              </td>
               <td className="mono">{entry.action}</td>
-              <td className="mono">
+              <td
+                className="mono"
+                title={entry.subjectUserId === null ? undefined : `person ${entry.subjectUserId}`}
+              >
                 <Target action={entry.action} target={entry.target} />
               </td>
               <td className="mono audit-details">{describeDetails(entry.details)}</td>

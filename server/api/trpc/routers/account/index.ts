@@ -99,6 +99,14 @@ export const adminRouter = router({
       const person = await accountsOf(ctx.accounts).addPerson(ctx.actor, input);
       return { username: person.username };
     }),
+  /** Renames a person (people cannot rename themselves); audited with the person's id. */
+  renamePerson: authedProcedure
+    .input(z.object({ from: username, to: username }))
+    .output(z.object({ username: z.string() }))
+    .mutation(async ({ ctx, input }) => {
+      const person = await accountsOf(ctx.accounts).renamePerson(ctx.actor, input);
+      return { username: person.username };
+    }),
   audit: authedProcedure
     .input(
       z.object({
@@ -112,8 +120,11 @@ export const adminRouter = router({
         z.object({
           id: z.string(),
           actor: z.string(),
+          /** Who acted and who was acted on, by id: names change, ids do not. */
+          actorUserId: z.string().nullable(),
           action: z.string(),
           target: z.string().nullable(),
+          subjectUserId: z.string().nullable(),
           details: z.unknown(),
           createdAt: z.string(),
         }),
@@ -123,8 +134,10 @@ export const adminRouter = router({
       (await accountsOf(ctx.accounts).listAudit(ctx.actor, input)).map((entry) => ({
         id: entry.id,
         actor: entry.actor,
+        actorUserId: entry.actorUserId,
         action: entry.action,
         target: entry.target,
+        subjectUserId: entry.subjectUserId,
         details: entry.details,
         createdAt: entry.createdAt.toISOString(),
       })),
