@@ -18,12 +18,12 @@ import { OutputTail } from '../process/output-tail';
 import { runProcess, type ProcessResult } from '../process/run-process';
 import {
   describeLimitExceeded,
-  diskUsage,
   mountablePath,
   prepareSandbox,
   sandboxEnv,
   sandboxSetupFailure,
   toolchainCaches,
+  treeUsage,
   watchRun,
   type RunLimits,
   type SandboxHost,
@@ -255,7 +255,8 @@ async function runOne(
       ...deps.toolEnv,
       ...egressEnv,
     };
-    // What the worktree holds already is not the setup's: the disk cap counts what it adds.
+    // What the worktree holds already is not the setup's: the disk and inode caps count what it
+    // adds.
     // allSettled: a control group made while the measurement failed must still be destroyed.
     const [prepared, measured] = await Promise.allSettled([
       prepareSandbox(deps.host, { kind: 'direct', root: workspace, home }, forwarderArgv(command), {
@@ -267,7 +268,7 @@ async function runOne(
         files: [[context.forwarder, sandboxForwarderScript]],
         sockets: [[context.proxy.socketPath, sandboxEgressSocket]],
       }),
-      diskUsage([workspace]),
+      treeUsage([workspace]),
     ]);
     if (prepared.status === 'fulfilled') cgroup = prepared.value.cgroup;
     if (prepared.status === 'rejected') throw prepared.reason;
@@ -281,7 +282,11 @@ async function runOne(
         : AbortSignal.any([request.signal, capHit.signal]);
     const mib = 1024 * 1024;
     const watch = watchRun({
-      limits: { ...limits, maxDiskMb: limits.maxDiskMb + Math.ceil(before / mib) },
+      limits: {
+        ...limits,
+        maxDiskMb: limits.maxDiskMb + Math.ceil(before.bytes / mib),
+        maxInodes: limits.maxInodes + before.inodes,
+      },
       cgroup: sandbox.cgroup,
       measured: [workspace, ...sandbox.cacheUppers],
       onExceeded: () => capHit.abort(),
