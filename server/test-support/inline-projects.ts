@@ -2,6 +2,13 @@ import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
+import { handToSandbox, sandboxIdentity } from '../engine/sandbox';
+
+/**
+ * A workspace as the server keeps one: its files belong to the identity runs have (a root server's
+ * runs are never root on the host, and may write only what is theirs).
+ */
+export const asWorkspace = (dir: string): Promise<void> => handToSandbox(dir, sandboxIdentity());
 
 /** Writes a tree of files under a new temporary directory and returns its path. */
 export async function writeProject(
@@ -13,6 +20,7 @@ export async function writeProject(
     await mkdir(path.dirname(path.join(dir, relative)), { recursive: true });
     await writeFile(path.join(dir, relative), content);
   }
+  await asWorkspace(dir);
   return dir;
 }
 
@@ -38,6 +46,7 @@ export const crateLib = {
 /** Builds the crate's tests once, so runs start from a warm target/ as a real workspace would. */
 export async function warmCrate(dir: string): Promise<void> {
   await execa('cargo', ['test', '--no-run', '--offline', '--quiet'], { cwd: dir });
+  await asWorkspace(dir);
 }
 
 /** A module whose `add` subtracts, with one failing and one passing test. */

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { create as createTar } from 'tar';
 import { hypothesisSchema, type Hypothesis } from '../engine/shadow/hypothesis';
+import { asWorkspace } from './inline-projects';
 
 /**
  * Small real projects for end-to-end tests, each with one bug (one red test at baseline) and three
@@ -156,6 +157,7 @@ export async function copyProject(project: FixtureProject): Promise<string> {
     recursive: true,
     filter: (source) => !buildOutput.has(path.basename(source)),
   });
+  await asWorkspace(target);
   return target;
 }
 
