@@ -9,7 +9,7 @@ import { createShadowRunner, type ShadowRunner } from './create-shadow-runner';
 import type { Hypothesis } from './hypothesis';
 import type { HypothesisResult, ShadowRunReport } from './shadow-report';
 import type { ShadowRunRequest } from './shadow-request';
-import { writeProject } from '../../test-support/inline-projects';
+import { asWorkspace, writeProject } from '../../test-support/inline-projects';
 
 const hypothesis = (name: string, edits: Record<string, string> = {}): Hypothesis => ({
   name,
@@ -48,6 +48,7 @@ describe('no false greens', () => {
       'CMakeLists.txt': 'cmake_minimum_required(VERSION 3.13)\nproject(empty C)\n',
     });
     await execa('cmake', ['-S', '.', '-B', 'build'], { cwd: dir });
+    await asWorkspace(dir); // setup's outputs are the runs' identity's, as in a task
     const report = await runner.run({
       workspace: dir,
       command: ['ctest', '--test-dir', 'build'],
