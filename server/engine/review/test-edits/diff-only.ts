@@ -175,7 +175,10 @@ export function testEditsOfHunks(files: readonly HunkFile[]): readonly TestEdit[
       edits.push({ path, kind: 'test-file', what: `${path} ${hunkVerb(file)}` });
     } else if (!file.binary) {
       const language = sourceLanguages[extensionOf(path)];
-      if (language === undefined) continue;
+      if (language === undefined) {
+        edits.push(...hunkFrameworkReach(file, path, () => false));
+        continue;
+      }
       const whats = hunkInSourceWhats(file, path, language);
       for (const what of whats.slice(0, MAX_EDITS_PER_FILE)) {
         edits.push({ path, kind: 'test-in-source', what });

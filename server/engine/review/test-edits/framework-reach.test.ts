@@ -162,6 +162,7 @@ describe('every other rule, by an example of what it stops', () => {
     ['js-process-exit', 'src/add.js', 'export function add(a, b) {\n  process.exit(0);\n}\n'],
     ['rust-process-exit', 'src/lib.rs', 'pub fn add() -> i32 {\n    std::process::exit(0)\n}\n'],
     ['rust-assertion-macro', 'src/lib.rs', 'use crate::quiet as assert_eq;\n'],
+    ['python-os-exit', 'zz-forge.pth', 'import os; os._exit(0)\n'],
     ['go-os-exit', 'calc/add.go', 'package calc\n\nimport "os"\n\nfunc init() { os.Exit(0) }\n'],
     [
       'go-testing-internals',
@@ -329,5 +330,27 @@ describe('a flagged hypothesis cannot win unless the task allows test edits', ()
     expect(demote.get('forged')).toBe(
       "it reaches into the test framework, which this task does not allow (calc.py:2 exits the interpreter at once (no cleanup, no report) (rule python-os-exit): 'os._exit(0)')",
     );
+  });
+});
+
+describe('robustness', () => {
+  it('stays linear on inputs made to make a pattern backtrack', () => {
+    const spaces = ' '.repeat(200_000);
+    const inputs: [string, string][] = [
+      ['src/a.ts', `export const x = { equals${spaces}(a)${spaces}: ${spaces}\n};\n`],
+      ['src/b.ts', `const s = 'results${'-a'.repeat(100_000)}!';\n`],
+      ['src/c.py', `class A:\n    def __eq__(self, o):\n        return True${spaces}x\n`],
+      ['src/d.rs', `fn eq(&self, o: &Self) -> bool { true${spaces}x }\n`],
+      ['src/e.js', `${'\n'.repeat(100_000)}import${spaces}x\n`],
+      ['src/f.py', `"""${'pytest '.repeat(100_000)}`],
+      ['src/g.rs', 'fn eq(&self '.repeat(50_000)],
+      ['src/h.py', 'def __eq__(self\n'.repeat(50_000)],
+      ['src/i.ts', 'equals(a, '.repeat(50_000)],
+      ['src/j.rs', 'std::process::{ '.repeat(50_000)],
+    ];
+    const started = Date.now();
+    for (const [path, after] of inputs) expect(() => reachEdits(path, null, after)).not.toThrow();
+    // Well under a second alone; the bound only catches a quadratic pattern.
+    expect(Date.now() - started).toBeLessThan(10_000);
   });
 });

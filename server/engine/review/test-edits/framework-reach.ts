@@ -14,6 +14,8 @@ import type { TestEdit } from './types';
 
 const ruleLanguages: Readonly<Record<string, RuleLanguage>> = {
   py: 'python',
+  // site-packages `.pth` files run their `import` lines at every interpreter start.
+  pth: 'python',
   js: 'js',
   jsx: 'js',
   ts: 'js',

@@ -31,7 +31,7 @@ export interface FrameworkRule {
 // Report files a test runner writes, inside a string: JUnit XML and the JSON reporters' files, the
 // options that name them (as an argument of their own, not in a sentence), report XML itself.
 const reportPath =
-  /(?<=['"`=])--(?:junit-?xml|json-report|report-log)\b|\bjunit[\w.-]*\.xml\b|<testsuites?[\s>/]|<testcase[\s>/]|(?<![\w.])(?:[\w-]*[-_.])?(?:reports?|results?)(?:[-_.][\w.-]*)?\.(?:xml|json)\b/gi;
+  /(?<=['"`=])--(?:junit-?xml|json-report|report-log)\b|\bjunit[\w.-]*\.xml\b|<testsuites?[\s>/]|<testcase[\s>/]|(?<![\w.-])(?:[\w-]*[-_.])?(?:reports?|results?)(?:[-_.][\w.-]*)?\.(?:xml|json)\b/gi;
 
 const rustAssertMacros =
   'assert|assert_eq|assert_ne|assert_matches|debug_assert|debug_assert_eq|debug_assert_ne|debug_assert_matches|panic|unreachable|todo|unimplemented';
@@ -99,7 +99,7 @@ export const frameworkRules: readonly FrameworkRule[] = [
       {
         // The body's first statement is `return True` (comments and docstrings are blank here).
         view: 'code',
-        re: /^[ \t]*def[ \t]+__eq__[ \t]*\([^)]*\)[^:\n]*:[ \t\n]*return[ \t]+\(?[ \t]*True[ \t);]*$/gm,
+        re: /^[ \t]*def[ \t]+__eq__[ \t]*\([^)]{0,400}\)[^:\n]*:[ \t\n]*return[ \t]+\(?[ \t]*True[ \t);]*$/gm,
       },
       {
         view: 'code',
@@ -189,7 +189,7 @@ export const frameworkRules: readonly FrameworkRule[] = [
     patterns: [
       {
         view: 'code',
-        re: /\b(?:equals|isEqual|eq|asymmetricMatch)\s*(?:[:=]\s*)?(?:function\s*)?\([^)]*\)\s*(?::[ \t]*[\w<>[\]|.]+\s*)?(?:=>\s*)?(?:\{\s*return\s+(?:true|\(\s*true\s*\))[\s;]*\}|true(?=[ \t]*(?:[;,)}]|$)))/gm,
+        re: /\b(?:equals|isEqual|eq|asymmetricMatch)\s*(?:[:=]\s*)?(?:function\s*)?\([^)]{0,400}\)\s*(?::[ \t]*[\w<>[\]|.]+\s*)?(?:=>\s*)?(?:\{\s*return\s+(?:true|\(\s*true\s*\))[\s;]*\}|true(?=[ \t]*(?:[;,)}]|$)))/gm,
       },
     ],
   },
@@ -210,7 +210,7 @@ export const frameworkRules: readonly FrameworkRule[] = [
     scope: 'library',
     patterns: [
       { view: 'code', re: /\bprocess\s*::\s*(?:exit|abort)\b/g },
-      { view: 'code', re: /\bprocess\s*::\s*\{[^}]*\b(?:exit|abort)\b/g },
+      { view: 'code', re: /\bprocess\s*::\s*\{[^}]{0,400}\b(?:exit|abort)\b/g },
       { view: 'code', re: /\blibc\s*::\s*(?:_exit|exit|abort)\b/g },
     ],
   },
@@ -222,11 +222,11 @@ export const frameworkRules: readonly FrameworkRule[] = [
     patterns: [
       {
         view: 'code',
-        re: /\bfn\s+eq\s*\(\s*&\s*self\b[^)]*\)\s*->\s*bool\s*\{\s*(?:return\s+)?true[\s;]*\}/g,
+        re: /\bfn\s+eq\s*\(\s*&\s*self\b[^)]{0,400}\)\s*->\s*bool\s*\{\s*(?:return\s+)?true[\s;]*\}/g,
       },
       {
         view: 'code',
-        re: /\bfn\s+ne\s*\(\s*&\s*self\b[^)]*\)\s*->\s*bool\s*\{\s*(?:return\s+)?false[\s;]*\}/g,
+        re: /\bfn\s+ne\s*\(\s*&\s*self\b[^)]{0,400}\)\s*->\s*bool\s*\{\s*(?:return\s+)?false[\s;]*\}/g,
       },
     ],
   },
