@@ -162,6 +162,7 @@ describe('against the baseline', () => {
     });
     // What setup does for a CMake project: configure into build/ (the build step builds).
     await execa('cmake', ['-S', '.', '-B', 'build'], { cwd: dir });
+    await asWorkspace(dir);
     const { baseline, report } = await judge(
       {
         workspace: dir,
