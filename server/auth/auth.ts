@@ -73,13 +73,15 @@ export function createAuth(options: AuthOptions) {
       disableOriginCheck: false,
       disableCSRFCheck: false,
       defaultCookieAttributes: { httpOnly: true, sameSite: 'lax' },
-      // Next.js fills x-forwarded-for with the socket's address when the client sent none.
+      // One address, settled on the HTTP server before Next.js (client-address.ts): the socket's,
+      // or a trusted proxy's word for it.
       ipAddress: { ipAddressHeaders: ['x-forwarded-for'] },
     },
     hooks: {
       before: createAuthMiddleware(async (ctx) => {
         refuseCrossSite(ctx.request, trusted);
         refuseOwnNameChange(ctx.path, ctx.body);
+        refuseOtherSignIns(ctx.path);
         const key = signInThrottleKey(ctx.path, ctx.body, ctx.request);
         if (key === null) return;
         const decision = await consumeAttempt(db, key, signInBackoff);
@@ -91,7 +93,8 @@ export function createAuth(options: AuthOptions) {
       }),
       after: createAuthMiddleware(async (ctx) => {
         const key = signInThrottleKey(ctx.path, ctx.body, ctx.request);
-        if (key !== null && ctx.context.newSession !== null) await clearAttempts(db, key);
+        // Only a sign-in that made a session clears the count (a refusal makes none).
+        if (key !== null && ctx.context.newSession) await clearAttempts(db, key);
       }),
     },
     databaseHooks: {
@@ -146,6 +149,19 @@ function refuseOwnNameChange(path: string, body: unknown): void {
       message: `only an admin changes a username (${changed.join(', ')}); ask one to run \`shadowbox user rename\``,
     });
   }
+}
+
+/**
+ * People sign in by username only. better-auth's email sign-in comes with its password settings
+ * (emailAndPassword), but every person's email is the guessable placeholder, and a second way in
+ * would be a second count to spread guesses over.
+ */
+function refuseOtherSignIns(path: string): void {
+  if (!path.startsWith('/sign-in') || path === '/sign-in/username') return;
+  throw new APIError('NOT_FOUND', {
+    code: 'SIGN_IN_BY_USERNAME',
+    message: 'sign in with a username: POST /api/auth/sign-in/username',
+  });
 }
 
 /** The sign-in limit's key for a sign-in request (username and address), else null. */

@@ -129,6 +129,25 @@ describe.each(backends)('sign-in on $name', ({ create, skip }) => {
     expect(cookieOf(response)).not.toContain('session_token=');
   });
 
+  it.skipIf(skip)(
+    'refuses sign-in by the placeholder email (404 SIGN_IN_BY_USERNAME), right password or not',
+    async () => {
+      const response = await accounts.auth.handler(
+        new Request(`${base}/api/auth/sign-in/email`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', origin: base, ...from() },
+          body: JSON.stringify({
+            email: 'alice@users.shadowbox.invalid',
+            password: testPassword,
+          }),
+        }),
+      );
+      expect(response.status).toBe(404);
+      expect(await response.json()).toMatchObject({ code: 'SIGN_IN_BY_USERNAME' });
+      expect(cookieOf(response)).not.toContain('session_token=');
+    },
+  );
+
   it.skipIf(skip)('refuses a wrong password without a session', async () => {
     const response = await signIn(
       accounts,
