@@ -20,13 +20,14 @@ export function sandboxSetupFailure(exitCode: number | null, output: string): st
  * groups (before anything forks, so every process of the run is counted), caps the size of any
  * one file it writes, assembles the run's root under `rootfs` with one `mount --all` (system and
  * toolchain binds, the overlay on the workspace's own path, so warm build caches keep matching
- * their recorded paths, the caches' overlays, the private tmpfs), applies deletions through the
- * overlay (whiteouts), opens the seccomp filter for bubblewrap, makes the assembled tree its root
- * (pivot_root, then the host's root detached: nothing of it is reachable any more), then execs
+ * their recorded paths, the caches' overlays, the private tmpfs), opens the
+ * seccomp filter for bubblewrap, makes the assembled tree its root (pivot_root, then the host's
+ * root detached: nothing of it is reachable any more), applies deletions through the overlay
+ * (whiteouts; only now, so a link the workspace holds resolves inside the run's root), then execs
  * bubblewrap (as the run's identity, through setpriv, when the server is root), which binds that
  * root whole. bubblewrap resolves its sources by path, as the identity: it could not reach a
- * directory under the data directory or /root, but every path of the new root is its own. stderr is folded into stdout so the
- * two keep their order.
+ * directory under the data directory or /root, but every path of the new root is its own. stderr
+ * is folded into stdout so the two keep their order.
  */
 const script = `set -eu
 fail() { echo "${setupFailedMarker}$*" >&2; exit ${setupFailedExitCode}; }
@@ -45,14 +46,13 @@ if [ "$tmpfs" != 0 ]; then
 fi
 mount --bind "$rootfs" "$rootfs" || fail "cannot make the sandbox's root a mount"
 mount --all --fstab "$fstab" || fail "cannot mount the sandbox's file systems under $rootfs"
-if [ -s "$deletes" ]; then
-  while IFS= read -r p; do rm -f -- "$rootfs$root/$p" || fail "cannot delete $p"; done < "$deletes"
-fi
-exec 4< "$filter" || fail "cannot open the sandbox's seccomp filter"
+exec 4< "$filter" 5< "$deletes" || fail "cannot open the sandbox's seccomp filter"
 cd "$rootfs"
 "$pivot" . . || fail "cannot enter the sandbox's root"
 umount -l . || fail "cannot detach the host's root"
 cd /
+while IFS= read -r p <&5; do rm -f -- "$root/$p" || fail "cannot delete $p"; done
+exec 5<&-
 exec "$@" 2>&1
 `;
 
@@ -207,7 +207,7 @@ export function sandboxCommand(
       overlay?.upper ?? '',
       overlay?.work ?? '',
       String(tmpfsBytes),
-      overlay?.deleteList ?? '',
+      overlay === null || overlay.deleteList === '' ? '/dev/null' : overlay.deleteList,
       programs.pivotRoot,
       ...asIdentity,
       programs.bwrap,

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, symlink, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -84,6 +84,20 @@ describe('the sandbox', () => {
     expect(await readFile(path.join(overlay.root, 'keep.txt'), 'utf8')).toBe('original\n');
     expect(await readFile(path.join(overlay.root, 'sub', 'gone.txt'), 'utf8')).toBe('delete me\n');
     expect((await readdir(overlay.root)).sort()).toEqual(['keep.txt', 'sub']);
+  });
+
+  it('applies deletions inside the run’s root: a link in the workspace cannot aim them at the host', async () => {
+    const { dir, overlay, home } = await layout();
+    const victim = path.join(dir, 'host-dir');
+    await mkdir(victim);
+    await writeFile(path.join(victim, 'precious'), 'host data\n');
+    // As a setup run could leave it: a link in the worktree to a host directory.
+    await symlink(victim, path.join(overlay.root, 'link'));
+    await writeFile(overlay.deleteList, 'link/precious\n');
+    const result = await sandboxed(overlay, home, 'echo ran');
+    // Inside the run's root the link leads nowhere: nothing to delete, the run goes on.
+    expect(result.output.text).toBe('ran');
+    expect(await readFile(path.join(victim, 'precious'), 'utf8')).toBe('host data\n');
   });
 
   it('runs in fresh PID and network namespaces with a fresh environment', async () => {
