@@ -6,7 +6,8 @@ import { AppError } from '../errors/app-error';
 /**
  * The key better-auth signs session cookies with. SHADOWBOX_AUTH_SECRET when set (every web
  * process of a multi-machine deployment must share one); otherwise made once and kept in the data
- * directory (mode 0600, also for one found wider), so sessions survive a restart of the one-machine default.
+ * directory (mode 0600, also for one found wider), so sessions survive a restart of the
+ * one-machine default.
  */
 export async function loadAuthSecret(
   dataDir: string,
