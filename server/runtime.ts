@@ -133,6 +133,7 @@ export async function createRuntime(
   const shadows = await createShadowRunner({
     dataDir: env.dataDir,
     mode: env.sandboxMode,
+    ...(env.hardMaxRunLimits === undefined ? {} : { hardMaxLimits: env.hardMaxRunLimits }),
     ...(env.runLimits === undefined ? {} : { limits: env.runLimits }),
     ...(env.sandboxReadOnlyPaths === undefined
       ? {}
@@ -175,6 +176,7 @@ export async function createRuntime(
       return sourceGitDir(layout, task.sourceId);
     },
     ...(env.runLimits === undefined ? {} : { limits: env.runLimits }),
+    ...(env.hardMaxRunLimits === undefined ? {} : { hardMaxLimits: env.hardMaxRunLimits }),
   });
   const deps: LoopDeps = {
     store,

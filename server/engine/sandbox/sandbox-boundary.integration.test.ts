@@ -340,6 +340,24 @@ describe('the sandbox boundary: resource caps', () => {
     expect(result.timedOut).toBe(false);
     expect(result.outputTail).not.toContain('survived');
   });
+
+  it('gives a run that asks for more than the hard maximum the hard maximum (a task stored before caps were ceilings)', async () => {
+    const capped = await createShadowRunner({
+      dataDir,
+      mode: 'overlay',
+      hardMaxLimits: { ...defaultRunLimits, maxPids: 64 },
+    });
+    const report = await capped.run({
+      workspace,
+      command: ['/bin/sh', '-c', 'i=0; while [ $i -lt 200 ]; do sleep 30 & i=$((i+1)); done; wait'],
+      hypotheses: [{ name: 'greedy', edits: [], delete: [] }],
+      timeoutMs: 20_000,
+      limits: { maxPids: 999_999 },
+    });
+    expect(report.hypotheses[0]?.error).toBe(
+      'the run exceeded its process cap of 64 processes and was killed',
+    );
+  });
 });
 
 describe('the sandbox boundary: no sandbox outlives its runner', () => {

@@ -9,7 +9,7 @@ import type {
   SetupPort,
   SetupRunResult,
 } from '../loop/loop-ports';
-import { defaultRunLimits, type RunLimits } from '../sandbox/run-limits';
+import { clampRunLimits, defaultRunLimits, type RunLimits } from '../sandbox/run-limits';
 import type { SandboxHost } from '../sandbox/sandbox-host';
 import type { BackgroundRemoval } from '../shadow/scratch';
 import { commitSetupTree, commitTreeId, detectSetup, type SetupTree } from './detect-setup';
@@ -39,6 +39,11 @@ export interface TaskSetupOptions {
   readonly gitDirOf: (task: LoopTask) => string;
   /** The server's caps per run; the task's own override them. */
   readonly limits?: Partial<RunLimits>;
+  /**
+   * The most any task may have (SHADOWBOX_HARD_MAX_*): a task stored before caps were ceilings
+   * may ask for more, and gets this.
+   */
+  readonly hardMaxLimits?: RunLimits;
 }
 
 const noRun = { exitCode: null, timedOut: false, failedCommand: null } as const;
@@ -145,7 +150,13 @@ export function createTaskSetup(options: TaskSetupOptions): SetupPort {
           workspace: workspace.path,
           commands: plan.commands,
           env: plan.env,
-          limits: { ...defaultRunLimits, ...options.limits, ...task.limits },
+          limits: {
+            ...defaultRunLimits,
+            ...options.limits,
+            ...(options.hardMaxLimits === undefined
+              ? task.limits
+              : clampRunLimits(task.limits, options.hardMaxLimits)),
+          },
           timeoutMs: io.timeoutMs,
           signal: io.signal,
           onLine: io.onLine,

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { AppError } from '../../errors/app-error';
 import type { EventSink } from '../ports';
 import { probeSandbox, type SandboxCapabilities } from '../sandbox/probe';
-import type { RunLimits } from '../sandbox/run-limits';
+import { clampRunLimits, type RunLimits } from '../sandbox/run-limits';
 import type { SandboxHost } from '../sandbox/sandbox-host';
 import type { SandboxIdentity } from '../sandbox/sandbox-identity';
 import { killStaleSandboxes } from '../sandbox/stale-sandboxes';
@@ -36,6 +36,11 @@ export interface ShadowRunnerOptions {
   readonly identity?: SandboxIdentity | null;
   /** Caps for runs whose request sets none (each field defaults to `defaultRunLimits`). */
   readonly limits?: Partial<RunLimits>;
+  /**
+   * The most any run may have (SHADOWBOX_HARD_MAX_*): a task stored before caps were ceilings
+   * may ask for more, and gets this.
+   */
+  readonly hardMaxLimits?: RunLimits;
   /**
    * Delete finished runs' directories in processes that outlive this one (see BackgroundRemoval):
    * for a short-lived caller, the CLI, which should exit once it has printed its result.
@@ -127,7 +132,10 @@ export async function createShadowRunner(options: ShadowRunnerOptions): Promise<
     removal,
     settled: () => removal.settled(),
     run: (request, events) => {
-      const withLimits = { ...request, limits: { ...options.limits, ...request.limits } };
+      const asked = { ...options.limits, ...request.limits };
+      const limits =
+        options.hardMaxLimits === undefined ? asked : clampRunLimits(asked, options.hardMaxLimits);
+      const withLimits = { ...request, limits };
       return shadowRun(withLimits, events === undefined ? { executor } : { executor, events });
     },
   };
