@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import { AppError } from '../../errors/app-error';
 import { runnerNames, type RunnerName } from '../../engine/parsers';
 import { testEditorsOf } from '../../engine/review';
-import type { RunLimits } from '../../engine/sandbox';
+import { workspaceIdentity, type RunLimits } from '../../engine/sandbox';
 import {
   createShadowRunner,
   formatReport,
@@ -168,16 +168,25 @@ export const shadowRunCommand: CliCommand = async (args, io) => {
     maxInodes: positiveInteger('max-inodes', values['max-inodes']) ?? env.runLimits.maxInodes,
   };
 
+  // A person's own workspace: runs are its owner's, never root's (see workspaceIdentity).
+  const owner = mode === 'inplace' ? null : await workspaceIdentity(workspace);
+  if (owner?.note != null) io.stderr.write(`shadowbox: ${owner.note}\n`);
   const shadows = await createShadowRunner({
     dataDir: dataDirFor(io, values['data-dir'], workspace),
     mode,
+    ...(owner === null ? {} : { identity: owner.identity }),
     tmpfsUpper: values.tmpfs === true,
     sandboxReadOnlyPaths: env.sandboxReadOnlyPaths,
     // The caller waits for this process to exit, not for the disk to forget the shadows.
     detachedRemoval: true,
   });
-  if (shadows.fallbackReason !== null)
-    io.stderr.write(`shadowbox: running in-place: ${shadows.fallbackReason}\n`);
+  if (shadows.fallbackReason !== null) {
+    io.stderr.write(
+      shadows.mode === 'inplace'
+        ? `shadowbox: running in-place: ${shadows.fallbackReason}\n`
+        : `shadowbox: no sandbox here, so nothing runs (--mode inplace runs without isolation): ${shadows.fallbackReason}\n`,
+    );
+  }
   for (const note of shadows.capabilities?.notes ?? []) io.stderr.write(`shadowbox: ${note}\n`);
   for (const file of shadows.sweep.notRestored) {
     io.stderr.write(`shadowbox: an interrupted in-place run left ${file} changed; not restored\n`);
