@@ -5,7 +5,7 @@
  * output is read the same), interleaved, and the medians are compared. The TypeScript project's
  * command is a shell script, which gets no canaries, so it is not measured.
  */
-import { mkdir } from 'node:fs/promises';
+import { mkdir, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -65,16 +65,28 @@ async function main(): Promise<void> {
     ...(kinds.includes('pytest') ? [await createPytestProject(workDir)] : []),
   ];
   // A root server's runs have an identity of their own: give them the workspace, as the server
-  // gives them a task's worktree, so the warm build cache is theirs to use.
+  // gives them a task's worktree, so the warm build cache is theirs to use; it goes back to its
+  // owner at the end (git and the other benchmarks refuse a repository someone else owns).
   const identity = sandboxIdentity();
+  const owners = new Map<string, string>();
   for (const project of projects) {
     await ensureGitRepo(project.dir);
     await runIn(project.dir, project.command, env);
     await rewarm(project, env);
     if (identity !== null) {
+      const { uid, gid } = await stat(project.dir);
+      owners.set(project.dir, `${uid}:${gid}`);
       await execa('chown', ['-R', `${identity.uid}:${identity.gid}`, project.dir]);
     }
   }
+  try {
+    await measure(projects);
+  } finally {
+    for (const [dir, owner] of owners) await execa('chown', ['-R', owner, dir]);
+  }
+}
+
+async function measure(projects: readonly BenchProject[]): Promise<void> {
   const runner = await createShadowRunner({
     dataDir: path.join(workDir, 'data-canary'),
     mode: 'overlay',
