@@ -146,6 +146,33 @@ describe('planCanaries: other runners', () => {
     expect(await plan(virtual, ['cargo', 'test'])).toMatchObject({ placed: false });
   });
 
+  it('cargo: into a top-level module the hypothesis changed when it leaves the crate root alone', async () => {
+    const files = {
+      'Cargo.toml': '[package]\nname = "c"\n',
+      'src/lib.rs': 'pub mod calc;\nmod other;\n',
+      'src/calc.rs': 'pub fn f() {}\n',
+      'src/other.rs': '',
+      'src/loose.rs': '',
+    };
+    const change = (p: string, text: string): PreparedChange => ({
+      path: p,
+      before: { exists: true, content: Buffer.from(''), mode: 0o644 },
+      after: Buffer.from(text),
+    });
+    const inModule = placed(
+      await plan(files, ['cargo', 'test'], { changes: [change('src/calc.rs', 'pub fn g() {}\n')] }),
+    );
+    expect(paths({ placed: true, plan: inModule })).toEqual(['src/calc.rs']);
+    expect(inModule.changes[0]?.after?.toString()).toMatch(
+      /^pub fn g\(\) \{\}\n\n#\[cfg\(test\)\]/,
+    );
+    // A file the root does not declare may not be compiled at all: the root then.
+    const loose = await plan(files, ['cargo', 'test'], { changes: [change('src/loose.rs', 'x')] });
+    expect(paths(loose)).toEqual(['src/lib.rs']);
+    const both = [change('src/calc.rs', ''), change('src/lib.rs', 'pub mod calc;\nmod other;\n')];
+    expect(paths(await plan(files, ['cargo', 'test'], { changes: both }))).toEqual(['src/lib.rs']);
+  });
+
   it('go: a _test.go file in the first package the command covers, in its package', async () => {
     const files = { 'go.mod': 'module x\n', 'pkg/calc/calc.go': 'package calc\n' };
     const p = placed(await plan(files, ['go', 'test', './...']));

@@ -73,7 +73,7 @@ export async function planCanaries(options: {
       placing = await nodeCanaries(tree, cwd, args, names);
       break;
     case 'cargo':
-      placing = await cargoCanaries(tree, cwd, options.command, names);
+      placing = await cargoCanaries(tree, cwd, options.command, options.changes, names);
       break;
     case 'go':
       placing = await goCanaries(tree, cwd, args, names);
@@ -531,6 +531,7 @@ async function cargoCanaries(
   tree: RunTree,
   cwd: string,
   command: readonly string[],
+  changes: readonly PreparedChange[],
   names: Names,
 ): Promise<Placing> {
   const { name, args } = resolveTool(command);
@@ -557,9 +558,9 @@ async function cargoCanaries(
   if (manifest === null || !/^\[package\]/m.test(manifest)) {
     return 'no package manifest (Cargo.toml with [package]) in the directory the command runs in';
   }
-  // Inline tests see the crate's own macros: the canaries go into the crate root, as a module
-  // compiled under cfg(test) after everything the crate defines, so a shadowed assert_eq! in
-  // scope for the crate's tests is in scope for them too.
+  // Inline tests see the crate's own macros: the canaries go into the crate (see cargoTarget), as
+  // a module compiled under cfg(test) after everything the file defines, so a shadowed
+  // assert_eq! in scope for the crate's tests is in scope for them too.
   const libPath = /^\[lib\][^[]*?^path\s*=\s*"([^"]+)"/ms.exec(manifest)?.[1];
   const roots = [libPath ?? 'src/lib.rs', 'src/main.rs'];
   let root: string | null = null;
@@ -570,6 +571,7 @@ async function cargoCanaries(
     }
   }
   if (root === null) return `no crate root (${roots.join(', ')}) to add the canaries to`;
+  const target = await cargoTarget(tree, cwd, root, changes);
   const fn = (n: string): string => `test_${n}`;
   const module = `canary_${names.file}`;
   const content = [
@@ -594,12 +596,44 @@ async function cargoCanaries(
     ? [...command]
     : insertAfter(command, command.length - args.length + testAt, '--no-fail-fast');
   return {
-    files: [{ path: root, content, append: true }],
+    files: [{ path: target, content, append: true }],
     passing: fn(names.passing),
     failing: fn(names.failing),
     command: fullCommand,
     exit: 101,
   };
+}
+
+/**
+ * The file the cargo canaries go into. A new module at the crate root would make rustc redo the
+ * crate's incremental work beyond what the hypothesis changed (about 5% of a run on the bench
+ * crate), so when the hypothesis leaves the root alone they go into one of the top-level modules
+ * it changed (`src/<name>.rs` that the root declares with `mod <name>;`), chosen at random: what
+ * that module's tests see (a macro defined in it or in the root above it), the canaries see.
+ */
+async function cargoTarget(
+  tree: RunTree,
+  cwd: string,
+  root: string,
+  changes: readonly PreparedChange[],
+): Promise<string> {
+  const relative = (p: string): string => path.posix.relative(cwd, p);
+  const changed = changes.filter((c) => c.after !== null).map((c) => relative(c.path));
+  if (changed.includes(root)) return root;
+  const rootText = (await tree.file(path.posix.join(cwd, root))) ?? '';
+  const dir = path.posix.dirname(root);
+  const modules = changed.filter((file) => {
+    const name = new RegExp(`^${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/(\\w+)\\.rs$`).exec(
+      file,
+    )?.[1];
+    return (
+      name !== undefined &&
+      name !== 'main' &&
+      name !== 'lib' &&
+      new RegExp(String.raw`^\s*(?:pub(?:\([\w:]+\))?\s+)?mod\s+${name}\s*;`, 'm').test(rootText)
+    );
+  });
+  return modules[randomInt(Math.max(1, modules.length))] ?? root;
 }
 
 function insertAfter(argv: readonly string[], index: number, arg: string): string[] {
