@@ -37,6 +37,10 @@ const located = new Map([
   ['server/engine/egress/forwarder.ts', 'its egress-forwarder.mjs is copied next to the chunks'],
   ['server/db/generated/sqlite/client.ts', "sets __dirname, which Prisma's runtime never reads"],
   ['server/db/generated/postgres/client.ts', "sets __dirname, which Prisma's runtime never reads"],
+  [
+    'server/engine/shadow/canaries.ts',
+    'import.meta only in the text of a canary it writes into a test file, never its own',
+  ],
 ]);
 /** Files read at run time next to the module that names them (see `located`). */
 const assets = ['server/engine/egress/egress-forwarder.mjs'];
