@@ -146,6 +146,24 @@ describe('planCanaries: other runners', () => {
     expect(await plan(virtual, ['cargo', 'test'])).toMatchObject({ placed: false });
   });
 
+  it('cargo: an integration test of their own when the library builds no unit tests ([lib] test = false)', async () => {
+    const manifest = '[package]\nname = "c"\n\n[lib]\ntest = false\ndoctest = false\n';
+    const files = { 'Cargo.toml': manifest, 'src/lib.rs': 'pub fn f() {}\n' };
+    const p = placed(await plan(files, ['cargo', 'test', '--offline']));
+    expect(p.changes.map((c) => c.path)).toEqual([
+      expect.stringMatching(new RegExp(`^tests/canary_${hex}\\.rs$`)),
+    ]);
+    expect(p.changes[0]?.after?.toString()).toContain(
+      `#[test]\nfn ${p.failing}() {\n    assert_eq!(1 + 1, std::hint::black_box(3));`,
+    );
+    expect(p.command).toEqual(['cargo', 'test', '--no-fail-fast', '--offline']);
+    const noAutotests = {
+      ...files,
+      'Cargo.toml': manifest.replace('name = "c"\n', 'name = "c"\nautotests = false\n'),
+    };
+    expect(await plan(noAutotests, ['cargo', 'test'])).toMatchObject({ placed: false });
+  });
+
   it('cargo: into a top-level module the hypothesis changed when it leaves the crate root alone', async () => {
     const files = {
       'Cargo.toml': '[package]\nname = "c"\n',

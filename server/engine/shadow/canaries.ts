@@ -571,8 +571,33 @@ async function cargoCanaries(
     }
   }
   if (root === null) return `no crate root (${roots.join(', ')}) to add the canaries to`;
-  const target = await cargoTarget(tree, cwd, root, changes);
   const fn = (n: string): string => `test_${n}`;
+  // Fast-failing is cargo's default: without --no-fail-fast the failing canary would stop cargo
+  // before the integration and doc tests of an honest run.
+  const fullCommand = own.includes('--no-fail-fast')
+    ? [...command]
+    : insertAfter(command, command.length - args.length + testAt, '--no-fail-fast');
+  // A library built without its unit tests (`[lib] test = false`) never compiles an inline module:
+  // the canaries are an integration test of their own instead, which cargo finds in tests/.
+  const libSection = /^\[lib\]([^[]*)/m.exec(manifest)?.[1] ?? '';
+  if (root !== 'src/main.rs' && /^\s*test\s*=\s*false\s*$/m.test(libSection)) {
+    const packageSection = /^\[package\]([^[]*)/m.exec(manifest)?.[1] ?? '';
+    if (/^\s*autotests\s*=\s*false\s*$/m.test(packageSection)) {
+      return 'the crate builds no unit tests and discovers no integration tests (autotests = false), so canaries could not be collected';
+    }
+    const content = [
+      `#[test]\nfn ${fn(names.passing)}() {\n    assert_eq!(1 + 1, std::hint::black_box(2));\n}`,
+      `#[test]\nfn ${fn(names.failing)}() {\n    assert_eq!(1 + 1, std::hint::black_box(3));\n}\n`,
+    ].join('\n\n');
+    return {
+      files: [{ path: `tests/canary_${names.file}.rs`, content }],
+      passing: fn(names.passing),
+      failing: fn(names.failing),
+      command: fullCommand,
+      exit: 101,
+    };
+  }
+  const target = await cargoTarget(tree, cwd, root, changes);
   const module = `canary_${names.file}`;
   const content = [
     '',
@@ -590,11 +615,6 @@ async function cargoCanaries(
     '}',
     '',
   ].join('\n');
-  // Without --no-fail-fast the failing canary would stop cargo before the integration and doc
-  // tests of an honest run.
-  const fullCommand = own.includes('--no-fail-fast')
-    ? [...command]
-    : insertAfter(command, command.length - args.length + testAt, '--no-fail-fast');
   return {
     files: [{ path: target, content, append: true }],
     passing: fn(names.passing),
