@@ -254,4 +254,26 @@ describe('cargo test', () => {
     );
     expect(byName(report, 'fix')).toMatchObject({ passed: 2, failed: 0, exitCode: 0 });
   }, 240_000);
+
+  it('tampered: the same macro in a module file the hypothesis changes, the crate root untouched', async () => {
+    const module = (body: string, prefix = ''): string =>
+      `${prefix}pub fn add(a: i32, b: i32) -> i32 {\n${body}\n}\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn adds() {\n        assert_eq!(super::add(1, 2), 3);\n    }\n}\n`;
+    const dir = await writeProject('sbx-forge-cargo-mod-', {
+      'Cargo.toml': files['Cargo.toml'],
+      'src/lib.rs': 'pub mod calc;\n',
+      'src/calc.rs': module('    a - b'),
+    });
+    const forge = module('    a - b', 'macro_rules! assert_eq {\n    ($($t:tt)*) => {};\n}\n\n');
+    const { report } = await judge(
+      { workspace: dir, command: ['cargo', 'test', '--offline'], timeoutMs: 180_000 },
+      [
+        hypothesis('forge', { 'src/calc.rs': forge }),
+        hypothesis('fix', { 'src/calc.rs': module('    a + b') }),
+      ],
+    );
+    expectTampered(
+      report,
+      (run) => `the failing canary ${failingCanary(run)} was reported passing`,
+    );
+  }, 240_000);
 });
