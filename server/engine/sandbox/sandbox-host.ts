@@ -110,7 +110,7 @@ export async function prepareSandbox(
   });
   for (const [, target] of [...extraFiles, ...sockets]) {
     // Bound over the workspace or HOME, a file would hide (or stand in for) the run's own; under
-    // a read-only bind, its empty target would have to be made in the host's directory.
+    // a read-only bind, the bind would hide the empty target the skeleton made for it.
     if (
       !path.isAbsolute(target) ||
       path.normalize(target) !== target ||
