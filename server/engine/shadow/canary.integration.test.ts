@@ -6,22 +6,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createShadowRunner, type ShadowRunner } from './create-shadow-runner';
-import type { Hypothesis } from './hypothesis';
 import type { HypothesisResult, ShadowRunReport } from './shadow-report';
-import type { ShadowRunRequest } from './shadow-request';
+import { byName, hypothesis, judge } from './test-support/judge';
 import { writeProject } from '../../test-support/inline-projects';
-
-const hypothesis = (name: string, edits: Record<string, string> = {}): Hypothesis => ({
-  name,
-  edits: Object.entries(edits).map(([p, content]) => ({ path: p, content })),
-  delete: [],
-});
-
-const byName = (report: ShadowRunReport, name: string): HypothesisResult => {
-  const found = report.hypotheses.find((h) => h.name === name);
-  if (found === undefined) throw new Error(`no hypothesis ${name}`);
-  return found;
-};
 
 /** The run's failing canary, by the name the run reported it under. */
 const failingCanary = (run: HypothesisResult): string => {
@@ -39,17 +26,6 @@ beforeAll(async () => {
   runner = await createShadowRunner({ dataDir, mode: 'overlay' });
   expect(runner.mode).toBe('overlay');
 });
-
-/** Records the baseline in a shadow, then judges `hypotheses` against it (as the loop does). */
-async function judge(
-  request: Omit<ShadowRunRequest, 'hypotheses'>,
-  hypotheses: readonly Hypothesis[],
-): Promise<{ baseline: HypothesisResult; report: ShadowRunReport }> {
-  const base = await runner.run({ ...request, hypotheses: [hypothesis('baseline')] });
-  const baseline = byName(base, 'baseline');
-  const report = await runner.run({ ...request, hypotheses, reference: baseline });
-  return { baseline, report };
-}
 
 /** The honest fix won; the forgery lost as tampered, with exactly `reason`. */
 function expectTampered(report: ShadowRunReport, reason: (run: HypothesisResult) => string): void {
@@ -91,10 +67,11 @@ describe('pytest', () => {
       pyBuggy,
     ].join('\n');
     const dir = await writeProject('sbx-forge-py-', pyFiles);
-    const { baseline, report } = await judge({ workspace: dir, command: pytest, env: pyEnv }, [
-      hypothesis('forge', { 'calc.py': patch }),
-      hypothesis('fix', { 'calc.py': pyFixed }),
-    ]);
+    const { baseline, report } = await judge(
+      runner,
+      { workspace: dir, command: pytest, env: pyEnv },
+      [hypothesis('forge', { 'calc.py': patch }), hypothesis('fix', { 'calc.py': pyFixed })],
+    );
     // The baseline is judged without its canaries: the one real test, failing.
     expect(baseline).toMatchObject({ passed: 0, failed: 1, exitCode: 1 });
     expect(baseline.cases).toEqual([{ id: 'test_calc.py::test_adds', status: 'failed' }]);
@@ -123,7 +100,7 @@ describe('pytest', () => {
   it('tampered: code that writes an all-pass JUnit report and calls os._exit(0)', async () => {
     const forge = `import os\n\nwith open("report.xml", "w") as f:\n    f.write(${JSON.stringify(allPass)})\nos._exit(0)\n`;
     const dir = await writeProject('sbx-forge-junit-', pyFiles);
-    const { report } = await judge({ workspace: dir, command: junitCommand, env: pyEnv }, [
+    const { report } = await judge(runner, { workspace: dir, command: junitCommand, env: pyEnv }, [
       hypothesis('forge', { 'calc.py': forge }),
       hypothesis('fix', { 'calc.py': pyFixed }),
     ]);
@@ -134,7 +111,7 @@ describe('pytest', () => {
   it("tampered: an all-pass JUnit report written over pytest's own at exit, against its console", async () => {
     const forge = `import atexit\n\n\ndef _forge():\n    with open("report.xml", "w") as f:\n        f.write(${JSON.stringify(allPass)})\n\n\natexit.register(_forge)\n\n${pyBuggy}`;
     const dir = await writeProject('sbx-forge-junit2-', pyFiles);
-    const { report } = await judge({ workspace: dir, command: junitCommand, env: pyEnv }, [
+    const { report } = await judge(runner, { workspace: dir, command: junitCommand, env: pyEnv }, [
       hypothesis('forge', { 'calc.py': forge }),
       hypothesis('fix', { 'calc.py': pyFixed }),
     ]);
@@ -155,6 +132,7 @@ describe('python3 -m unittest', () => {
         'import unittest\n\nfrom calc import add\n\n\nclass CalcTest(unittest.TestCase):\n    def test_adds(self):\n        self.assertEqual(add(1, 2), 3)\n',
     });
     const { baseline, report } = await judge(
+      runner,
       { workspace: dir, command: ['python3', '-m', 'unittest', '-v'], env: pyEnv },
       [hypothesis('forge', { 'calc.py': forge }), hypothesis('fix', { 'calc.py': pyFixed })],
     );
@@ -196,10 +174,14 @@ describe('node --test', () => {
       '',
     ].join('\n');
     const dir = await writeProject('sbx-forge-node-', files);
-    const { baseline, report } = await judge({ workspace: dir, command: ['node', '--test'] }, [
-      hypothesis('forge', { 'calc.js': forge }),
-      hypothesis('fix', { 'calc.js': 'exports.add = (a, b) => a + b;\n' }),
-    ]);
+    const { baseline, report } = await judge(
+      runner,
+      { workspace: dir, command: ['node', '--test'] },
+      [
+        hypothesis('forge', { 'calc.js': forge }),
+        hypothesis('fix', { 'calc.js': 'exports.add = (a, b) => a + b;\n' }),
+      ],
+    );
     expect(baseline).toMatchObject({ passed: 0, failed: 1 });
     expect(byName(report, 'forge')).toMatchObject({ passed: 1, failed: 0 });
     expectTampered(
@@ -236,6 +218,7 @@ describe('cargo test', () => {
     const forge = `macro_rules! assert_eq {\n    ($($t:tt)*) => {};\n}\n\n${files['src/lib.rs']}`;
     const dir = await writeProject('sbx-forge-cargo-', files);
     const { baseline, report } = await judge(
+      runner,
       { workspace: dir, command: ['cargo', 'test', '--offline'], timeoutMs: 180_000 },
       [
         hypothesis('forge', { 'src/lib.rs': forge }),
@@ -265,6 +248,7 @@ describe('cargo test', () => {
     });
     const forge = module('    a - b', 'macro_rules! assert_eq {\n    ($($t:tt)*) => {};\n}\n\n');
     const { report } = await judge(
+      runner,
       { workspace: dir, command: ['cargo', 'test', '--offline'], timeoutMs: 180_000 },
       [
         hypothesis('forge', { 'src/calc.rs': forge }),

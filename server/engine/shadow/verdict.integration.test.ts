@@ -6,22 +6,8 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createShadowRunner, type ShadowRunner } from './create-shadow-runner';
-import type { Hypothesis } from './hypothesis';
-import type { HypothesisResult, ShadowRunReport } from './shadow-report';
-import type { ShadowRunRequest } from './shadow-request';
+import { byName, hypothesis, judge } from './test-support/judge';
 import { asWorkspace, writeProject } from '../../test-support/inline-projects';
-
-const hypothesis = (name: string, edits: Record<string, string> = {}): Hypothesis => ({
-  name,
-  edits: Object.entries(edits).map(([p, content]) => ({ path: p, content })),
-  delete: [],
-});
-
-const byName = (report: ShadowRunReport, name: string): HypothesisResult => {
-  const found = report.hypotheses.find((h) => h.name === name);
-  if (found === undefined) throw new Error(`no hypothesis ${name}`);
-  return found;
-};
 
 let runner: ShadowRunner;
 
@@ -30,17 +16,6 @@ beforeAll(async () => {
   runner = await createShadowRunner({ dataDir, mode: 'overlay' });
   expect(runner.mode).toBe('overlay');
 });
-
-/** Records the baseline as the loop does, then judges `hypotheses` against it. */
-async function judge(
-  request: Omit<ShadowRunRequest, 'hypotheses'>,
-  hypotheses: readonly Hypothesis[],
-): Promise<{ baseline: HypothesisResult; report: ShadowRunReport }> {
-  const base = await runner.run({ ...request, hypotheses: [hypothesis('baseline')] });
-  const baseline = byName(base, 'baseline');
-  const report = await runner.run({ ...request, hypotheses, reference: baseline });
-  return { baseline, report };
-}
 
 describe('no false greens', () => {
   it('ctest with no tests configured exits 0 but is never a pass', async () => {
@@ -101,6 +76,7 @@ describe('against the baseline', () => {
   it('a fix that leaves an environmental failure failing wins; the wrong fix does not', async () => {
     const dir = await writeProject('sbx-env-', pytestProject);
     const { baseline, report } = await judge(
+      runner,
       { workspace: dir, command: ['python3', '-m', 'pytest', '-v', '-p', 'no:cacheprovider'] },
       [
         hypothesis('wrong', {
@@ -125,6 +101,7 @@ describe('against the baseline', () => {
   it('a pytest.ini that deselects the failing test loses a baseline test and cannot win', async () => {
     const dir = await writeProject('sbx-deselect-', pytestProject);
     const { report } = await judge(
+      runner,
       { workspace: dir, command: ['python3', '-m', 'pytest', '-v', '-p', 'no:cacheprovider'] },
       [
         hypothesis('deselect', {
@@ -164,6 +141,7 @@ describe('against the baseline', () => {
     await execa('cmake', ['-S', '.', '-B', 'build'], { cwd: dir });
     await asWorkspace(dir);
     const { baseline, report } = await judge(
+      runner,
       {
         workspace: dir,
         command: ['ctest', '--test-dir', 'build'],
