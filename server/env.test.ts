@@ -23,6 +23,7 @@ describe('loadEnv', () => {
       setupTimeoutMs: 900_000,
       authSecret: undefined,
       requireSecondReviewer: false,
+      maxReviewRounds: 5,
       role: 'all',
       workerCapacity: 2,
       workerHeartbeatMs: 5000,

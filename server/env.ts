@@ -52,6 +52,8 @@ export interface Env {
   authSecret: string | undefined;
   /** SHADOWBOX_REQUIRE_SECOND_REVIEWER=1: nobody approves a diff whose winner they submitted. */
   requireSecondReviewer: boolean;
+  /** SHADOWBOX_MAX_REVIEW_ROUNDS: how many times reviewers may request changes on one task. */
+  maxReviewRounds: number;
   /** Task steps a worker runs at once. */
   workerCapacity: number;
   /** How often a worker records its heartbeat (PostgreSQL). */
@@ -130,6 +132,7 @@ const schema = z.object({
   SHADOWBOX_REQUIRE_SECOND_REVIEWER: optional.pipe(
     z.enum(['0', '1'], { error: 'must be 1 (on) or 0 (off)' }).optional(),
   ),
+  SHADOWBOX_MAX_REVIEW_ROUNDS: optional.pipe(positiveInteger(1, 100).optional()),
   SHADOWBOX_ROLE: optional.pipe(
     z.enum(processRoles, { error: 'must be web, worker or all' }).optional(),
   ),
@@ -223,6 +226,7 @@ export function loadEnv(source: EnvSource = process.env, cwd: string = process.c
     SHADOWBOX_SETUP_TIMEOUT_SECS: source.SHADOWBOX_SETUP_TIMEOUT_SECS,
     SHADOWBOX_AUTH_SECRET: source.SHADOWBOX_AUTH_SECRET,
     SHADOWBOX_REQUIRE_SECOND_REVIEWER: source.SHADOWBOX_REQUIRE_SECOND_REVIEWER,
+    SHADOWBOX_MAX_REVIEW_ROUNDS: source.SHADOWBOX_MAX_REVIEW_ROUNDS,
     SHADOWBOX_ROLE: source.SHADOWBOX_ROLE,
     SHADOWBOX_WORKER_CAPACITY: source.SHADOWBOX_WORKER_CAPACITY,
     SHADOWBOX_WORKER_HEARTBEAT_SECS: source.SHADOWBOX_WORKER_HEARTBEAT_SECS,
@@ -262,6 +266,7 @@ export function loadEnv(source: EnvSource = process.env, cwd: string = process.c
     setupTimeoutMs: (values.SHADOWBOX_SETUP_TIMEOUT_SECS ?? 15 * 60) * 1000,
     authSecret: values.SHADOWBOX_AUTH_SECRET,
     requireSecondReviewer: values.SHADOWBOX_REQUIRE_SECOND_REVIEWER === '1',
+    maxReviewRounds: values.SHADOWBOX_MAX_REVIEW_ROUNDS ?? 5,
     role,
     workerCapacity: values.SHADOWBOX_WORKER_CAPACITY ?? 2,
     workerHeartbeatMs,

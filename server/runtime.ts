@@ -36,10 +36,13 @@ import { TaskEventBus } from './tasks/task-event-bus';
 import { PrismaTaskStore } from './tasks/prisma-task-store';
 import { openSharedStorage } from './storage/shared-storage';
 import { TaskService } from './tasks/task-service';
+import { ReviewService, type ReviewServiceApi } from './reviews';
 
 /** What the transports (REST routes, tRPC, MCP) get from the server process. */
 export interface Runtime {
   readonly tasks: TaskServiceApi;
+  /** The review conversation: threads on the diff, drafts, reviews and their rules. */
+  readonly reviews: ReviewServiceApi;
   /** Resolves a `Authorization: Bearer …` header to a token actor; UNAUTHENTICATED otherwise. */
   authenticate(authorization: string | null): Promise<Actor>;
   /** Sign-in (better-auth), sessions, the set-up link, people's tokens, the audit log. */
@@ -231,7 +234,16 @@ export async function createRuntime(
     maxPendingHypotheses: env.maxPendingHypotheses,
     runLimitCeilings: runLimitCeilingsOf(env),
     requireSecondReviewer: env.requireSecondReviewer ?? false,
+    maxReviewRounds: env.maxReviewRounds,
     scheduler: jobs,
+  });
+  const reviews = new ReviewService({
+    db,
+    store,
+    clock: systemClock,
+    scheduler: jobs,
+    requireSecondReviewer: env.requireSecondReviewer ?? false,
+    maxReviewRounds: env.maxReviewRounds,
   });
   const accounts = await createAccountsOf(env, db);
   if (role !== 'worker') await accounts.announceSetupLink((line) => console.info(line));
@@ -239,6 +251,7 @@ export async function createRuntime(
 
   return {
     tasks,
+    reviews,
     authenticate: (authorization) => accounts.authenticate(authorization),
     accounts,
     uploadDir,

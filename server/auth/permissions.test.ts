@@ -25,7 +25,7 @@ const own = (p: Person) => ({ ownerId: p.id, teamId: null });
 
 describe('task rights', () => {
   it('an author drives their own task but cannot review it', () => {
-    expect(rights(user(bob), own(bob))).toEqual(['cancel', 'see', 'submit']);
+    expect(rights(user(bob), own(bob))).toEqual(['cancel', 'comment', 'see', 'submit']);
   });
 
   it("nobody but an admin sees another person's task (it does not exist for them)", () => {
@@ -38,18 +38,28 @@ describe('task rights', () => {
   });
 
   it('a token never exceeds its scopes, nor its owner', () => {
-    expect(rights(token(alice, ['agent']), own(alice))).toEqual(['cancel', 'see', 'submit']);
-    expect(rights(token(alice, ['reviewer']), own(alice))).toEqual(['reopen', 'review', 'see']);
+    expect(rights(token(alice, ['agent']), own(alice))).toEqual([
+      'cancel',
+      'comment',
+      'see',
+      'submit',
+    ]);
+    expect(rights(token(alice, ['reviewer']), own(alice))).toEqual([
+      'comment',
+      'reopen',
+      'review',
+      'see',
+    ]);
     // An author's token with a reviewer scope (refused at creation) still cannot review.
-    expect(rights(token(bob, ['reviewer']), own(bob))).toEqual(['see']);
+    expect(rights(token(bob, ['reviewer']), own(bob))).toEqual(['comment', 'see']);
   });
 
   it('a team member acts with their team role, never above their own', () => {
     const carol = person('carol', 'author', [{ teamId: 'core', role: 'reviewer' }]);
     const dave = person('dave', 'reviewer', [{ teamId: 'core', role: 'author' }]);
     const shared = { ownerId: bob.id, teamId: 'core' };
-    expect(rights(user(carol), shared)).toEqual(['cancel', 'see', 'submit']);
-    expect(rights(user(dave), shared)).toEqual(['cancel', 'see', 'submit']);
+    expect(rights(user(carol), shared)).toEqual(['cancel', 'comment', 'see', 'submit']);
+    expect(rights(user(dave), shared)).toEqual(['cancel', 'comment', 'see', 'submit']);
     expect(rights(user(alice), shared)).toEqual([]);
   });
 

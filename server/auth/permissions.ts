@@ -7,9 +7,10 @@ import { lowerRole, type Actor, type Role, type Scope } from './actor';
  * (an admin acts on every task). A token acts as its owner, narrowed to its scopes. A task the
  * actor may not see does not exist for them: NOT_FOUND, the same answer as for a missing task.
  */
-export type TaskRight = 'see' | 'submit' | 'cancel' | 'review' | 'reopen';
+export type TaskRight = 'see' | 'submit' | 'cancel' | 'comment' | 'review' | 'reopen';
 
-const authorRights: readonly TaskRight[] = ['see', 'submit', 'cancel'];
+/** `comment`: write in review threads (and reply to them); `review`: verdicts, resolving threads. */
+const authorRights: readonly TaskRight[] = ['see', 'submit', 'cancel', 'comment'];
 
 const roleRights: Readonly<Record<Role, ReadonlySet<TaskRight>>> = {
   author: new Set(authorRights),
@@ -18,8 +19,8 @@ const roleRights: Readonly<Record<Role, ReadonlySet<TaskRight>>> = {
 };
 
 const scopeRights: Readonly<Record<Scope, readonly TaskRight[]>> = {
-  agent: ['see', 'submit', 'cancel'],
-  reviewer: ['see', 'review', 'reopen'],
+  agent: ['see', 'submit', 'cancel', 'comment'],
+  reviewer: ['see', 'comment', 'review', 'reopen'],
 };
 
 /** The scopes a person of `role` may give their tokens. */
@@ -60,8 +61,10 @@ const needs: Readonly<Record<Exclude<TaskRight, 'see'>, string>> = {
     'submitting hypotheses needs an author, reviewer or admin, or a token with the "agent" scope',
   cancel:
     'cancelling needs the task\'s author, a reviewer or an admin, or a token with the "agent" scope',
+  comment:
+    'commenting needs an author, reviewer or admin of the task, or a token with the "agent" or "reviewer" scope',
   review:
-    'approving or rejecting needs a reviewer or an admin, or their token with the "reviewer" scope',
+    'reviewing (approve, reject, request changes, resolve) needs a reviewer or an admin, or their token with the "reviewer" scope',
   reopen:
     'reopening an approved task needs a reviewer or an admin, or their token with the "reviewer" scope',
 };

@@ -19,6 +19,10 @@ export const appErrorCodes = {
   INVALID_STATE: 409,
   /** The task already holds as many waiting hypotheses as it may. */
   INBOX_FULL: 409,
+  /** An approval while a review thread on the diff is still open. */
+  OPEN_THREADS: 409,
+  /** An approval while another reviewer's request for changes stands. */
+  CHANGES_REQUESTED: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   // Intake policy rejections (422): the archive or URL is refused and nothing was written.

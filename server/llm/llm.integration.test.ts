@@ -114,6 +114,7 @@ describe('the LLM fixer against an OpenAI-compatible server', () => {
     repository: directoryView(workspace),
     allowTestEdits: false,
     tokensLeft: null,
+    review: null,
     ...overrides,
   });
 

@@ -5,9 +5,9 @@ import { loadTaskView } from './task-views';
 
 /** One task as the API shows it (`GET /api/v1/tasks/{id}`); NOT_FOUND unless the actor sees it. */
 export async function getTask(
-  deps: Pick<TaskServiceDeps, 'db'>,
+  deps: Pick<TaskServiceDeps, 'db'> & Partial<Pick<TaskServiceDeps, 'maxReviewRounds'>>,
   { taskId, actor }: { readonly taskId: string; readonly actor: Actor },
 ): Promise<TaskView> {
   await requireTask(deps.db, taskId, actor, 'see');
-  return loadTaskView(deps.db, taskId, actor);
+  return loadTaskView(deps.db, taskId, actor, { maxReviewRounds: deps.maxReviewRounds });
 }

@@ -1,6 +1,7 @@
 import { pickRunLimits } from '../engine/sandbox';
 import type { TestDelta } from '../engine/shadow';
 import type { Db } from '../db/client';
+import { reviewRequestOf } from '../reviews';
 import { AppError } from '../errors/app-error';
 import type { LoopTask, SetupRecord, RunSummary } from '../engine/loop';
 import { runSummaryOf, sourceOf, statusOf } from './task-rows';
@@ -54,7 +55,9 @@ export async function loadLoopTask(db: Db, taskId: string): Promise<LoopTask> {
             index: iteration.index,
             startedAt: iteration.createdAt,
             taken: iteration.status === 'running',
+            reviewRound: iteration.reviewRound,
           },
+    review: await reviewRequestOf(db, task, iteration?.reviewRound ?? 0),
     lastRun: await lastRun(db, taskId),
     baselineRun: await baselineRun(db, taskId),
     referenceRun: await referenceRun(db, taskId),

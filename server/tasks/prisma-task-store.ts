@@ -16,7 +16,9 @@ import {
   type TaskEvent,
   reduceTask,
   type TaskState,
+  type ThreadReply,
 } from '../engine/loop';
+import { moveThreads, postFixerReplies } from '../reviews';
 import { hypothesisWithEdits, insertHypothesis, toCandidate } from './hypothesis-rows';
 import { loadLoopTask } from './load-loop-task';
 import type { EventNotifier } from './event-notifier';
@@ -283,12 +285,32 @@ export class PrismaTaskStore implements TaskLoopStore {
     });
   }
 
+  async recordThreadReplies(
+    taskId: string,
+    replies: readonly ThreadReply[],
+    author: string,
+  ): Promise<void> {
+    await this.transact(taskId, async (tx, emit) => {
+      await postFixerReplies(tx, taskId, replies, author);
+      for (const reply of replies) {
+        await emit({
+          type: 'review.thread',
+          threadId: reply.threadId,
+          action: 'replied',
+          by: author,
+        });
+      }
+    });
+  }
+
   async recordReview(
     taskId: string,
     artifact: ReviewArtifact,
     evidence: { readonly partial: boolean; readonly stillFailing: readonly string[] },
   ): Promise<void> {
     await this.transact(taskId, async (tx, emit) => {
+      // The reviewers' threads move to the same code in the new diff (or become outdated).
+      await moveThreads(tx, taskId, artifact.sha256, artifact.bytes.toString('utf8'));
       await tx.diff.upsert({
         where: { sha256: artifact.sha256 },
         create: {

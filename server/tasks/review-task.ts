@@ -1,6 +1,7 @@
 import { recordAudit } from '../audit/audit-log';
 import { actorLabel, auditedAs, personOf } from '../auth/actor';
 import { AppError } from '../errors/app-error';
+import { submitReview } from '../reviews';
 import { getTask } from './get-task';
 import { resetToBaseline } from './rollback-task';
 import { requireTask } from './task-access';
@@ -8,10 +9,10 @@ import type { Actor, ReviewInput, TaskView } from './task-api';
 import { statusOf } from './task-rows';
 import type { TaskServiceDeps } from './task-service';
 
-export type ReviewTaskDeps = Pick<TaskServiceDeps, 'db' | 'store' | 'layout' | 'clock'> & {
-  /** SHADOWBOX_REQUIRE_SECOND_REVIEWER: nobody approves a diff they (or their tokens) won. */
-  readonly requireSecondReviewer?: boolean | undefined;
-};
+export type ReviewTaskDeps = Pick<
+  TaskServiceDeps,
+  'db' | 'store' | 'layout' | 'clock' | 'scheduler' | 'requireSecondReviewer'
+>;
 
 export interface ReviewTaskOptions {
   readonly taskId: string;
@@ -22,13 +23,23 @@ export interface ReviewTaskOptions {
 /**
  * Approves or rejects the diff under review, a compare-and-set on its hash (STALE_DIFF when the
  * reviewer saw another diff). Only a task awaiting review takes a verdict: an approval is changed
- * only by reopening it (reopen-task.ts), never silently overridden. A reject resets the worktree
- * to the baseline. The review row records the person (or the reviewer token's owner).
+ * only by reopening it (reopen-task.ts), never silently overridden. An approval is the review
+ * conversation's (one set of rules whichever way it comes: open threads and standing requests
+ * for changes refuse it); a reject resets the worktree to the baseline. The review row records
+ * the person (or the reviewer token's owner).
  */
 export async function reviewTask(
   deps: ReviewTaskDeps,
   { taskId, input, actor }: ReviewTaskOptions,
 ): Promise<TaskView> {
+  if (input.verdict === 'approve') {
+    await submitReview(deps, {
+      taskId,
+      input: { verdict: 'approve', sha256: input.sha256, summary: input.comment },
+      actor,
+    });
+    return getTask(deps, { taskId, actor });
+  }
   const by = actorLabel(actor);
   const person = personOf(actor);
   const baseline = await deps.store.transact(taskId, async (tx, emit) => {
@@ -42,7 +53,7 @@ export async function reviewTask(
     if (status === 'approved') {
       throw new AppError(
         'INVALID_STATE',
-        `task ${taskId} is already approved: a reviewer must reopen it before it can be ${input.verdict === 'approve' ? 'approved' : 'rejected'} again`,
+        `task ${taskId} is already approved: a reviewer must reopen it before it can be rejected`,
       );
     }
     if (status !== 'awaiting_review') {
@@ -57,18 +68,6 @@ export async function reviewTask(
         `the diff changed since you loaded it: you reviewed ${input.sha256.slice(0, 12)}…, the current diff is ${String(task.diffSha256).slice(0, 12)}…; reload and review it again`,
         { details: { reviewed: input.sha256, current: task.diffSha256 } },
       );
-    }
-    if (input.verdict === 'approve' && deps.requireSecondReviewer === true && person !== null) {
-      const own = await tx.hypothesis.findFirst({
-        where: { taskId, verdict: 'winner', submittedById: person.id },
-        select: { name: true },
-      });
-      if (own !== null) {
-        throw new AppError(
-          'FORBIDDEN',
-          `${person.username} submitted the winning hypothesis ${own.name}: a second reviewer must approve it (SHADOWBOX_REQUIRE_SECOND_REVIEWER)`,
-        );
-      }
     }
     await tx.review.create({
       data: {
@@ -87,14 +86,12 @@ export async function reviewTask(
       details: { sha256: input.sha256 },
     });
     await emit(
-      input.verdict === 'approve'
-        ? { type: 'task.approved', sha256: input.sha256, by }
-        : { type: 'task.rejected', sha256: input.sha256, by },
-      input.verdict === 'reject' ? { finishedAt: deps.clock.now() } : {},
+      { type: 'task.rejected', sha256: input.sha256, by },
+      { finishedAt: deps.clock.now() },
     );
     return task.baselineCommit;
   });
-  if (input.verdict === 'reject' && baseline !== null) {
+  if (baseline !== null) {
     await resetToBaseline(deps, await deps.store.load(taskId), baseline);
   }
   return getTask(deps, { taskId, actor });

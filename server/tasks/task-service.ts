@@ -63,6 +63,8 @@ export interface TaskServiceDeps {
   readonly runLimitCeilings?: RunLimitCeilings | undefined;
   /** Nobody approves a diff whose winning hypothesis they (or their tokens) submitted. */
   readonly requireSecondReviewer?: boolean | undefined;
+  /** How many times reviewers may request changes on one task (default 5). */
+  readonly maxReviewRounds?: number | undefined;
 }
 
 /**

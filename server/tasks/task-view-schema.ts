@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { iterationStatuses, taskStatuses } from '../engine/lifecycle';
+import { reviewSummaryViewSchema } from '../reviews';
 
 /**
  * The task views (`GET /api/v1/tasks/{id}` and its parts), defined once: task-api.ts's `TaskView`,
@@ -217,12 +218,18 @@ export const taskViewSchema = z.object({
       sha256: z.string(),
     })
     .nullable(),
+  /**
+   * The review conversation: the round, the standing verdict, the newest summary and the threads
+   * still open on the diff under review (what a review round's hypotheses must answer).
+   */
+  review: reviewSummaryViewSchema,
   /** What the caller may do to the task now (the page shows only those actions). */
   can: z.object({
     submit: z.boolean(),
     cancel: z.boolean(),
     rollback: z.boolean(),
     review: z.boolean(),
+    comment: z.boolean(),
     reopen: z.boolean(),
   }),
 });

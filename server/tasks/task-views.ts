@@ -7,6 +7,7 @@ import type { TestCase } from '../engine/parsers';
 import type { DiffFlags } from '../engine/review';
 import type { TestDelta } from '../engine/shadow';
 import { workerIdFor } from '../workers/worker-visibility';
+import { isPersonVerdict, reviewSummaryOf } from '../reviews';
 import { loadPlan } from './plan-views';
 import type {
   Actor,
@@ -76,7 +77,12 @@ function baselineView(run: BaselineColumns, knownFailures: readonly string[]): B
 }
 
 /** Reads one task as the API shows it (`GET /api/v1/tasks/{id}`). */
-export async function loadTaskView(db: Db, taskId: string, actor: Actor): Promise<TaskView> {
+export async function loadTaskView(
+  db: Db,
+  taskId: string,
+  actor: Actor,
+  options: { readonly maxReviewRounds?: number | undefined } = {},
+): Promise<TaskView> {
   const task = await db.task.findUnique({
     where: { id: taskId },
     include: {
@@ -162,7 +168,7 @@ export async function loadTaskView(db: Db, taskId: string, actor: Actor): Promis
     spend: { tokens: task.tokensUsed, costMicroUsd: task.costMicroUsd, maxTokens: task.maxTokens },
     plan: await loadPlan(db, taskId),
     reviewComments: task.reviews
-      .filter((r) => r.verdict !== 'approve' && r.verdict !== 'reject')
+      .filter((r) => !isPersonVerdict(r.verdict))
       .map((r) => ({
         reviewer: r.reviewer,
         verdict: r.verdict,
@@ -178,6 +184,7 @@ export async function loadTaskView(db: Db, taskId: string, actor: Actor): Promis
     owner: task.owner?.username ?? null,
     team: task.team?.name ?? null,
     decision: decisionOf(task.reviews),
+    review: await reviewSummaryOf(db, task, options.maxReviewRounds),
     can: allowedActions(actor, task, statusOf(task.status)),
   };
 }
@@ -209,6 +216,7 @@ function allowedActions(
     cancel: rights.has('cancel') && active,
     rollback: rights.has('cancel') && open,
     review: rights.has('review') && status === 'awaiting_review',
+    comment: rights.has('comment') && status === 'awaiting_review',
     reopen: rights.has('reopen') && status === 'approved',
   };
 }

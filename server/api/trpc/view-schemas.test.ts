@@ -140,7 +140,17 @@ const view: TaskView = {
     sha256: 'e'.repeat(64),
   },
   // What a reviewer may do to a task under review: new hypotheses, give the fix up, review it.
-  can: { submit: true, cancel: false, rollback: true, review: true, reopen: false },
+  review: {
+    round: 0,
+    maxRounds: 5,
+    state: 'none',
+    summary: null,
+    changesRequestedBy: [],
+    openThreads: [],
+    outdatedThreads: 0,
+    resolvedThreads: 0,
+  },
+  can: { submit: true, cancel: false, rollback: true, review: true, comment: true, reopen: false },
 };
 
 /** A reviewer of the task's team (not its owner), who may review it now and nothing else. */
@@ -182,6 +192,7 @@ const taskRow = {
   maxInodes: null,
   tokensUsed: 1234,
   costMicroUsd: 2600,
+  reviewRounds: 0,
   maxTokens: 200_000,
   setupCommands: null,
   buildCommand: view.buildCommand,
@@ -288,6 +299,8 @@ const fakeDb = {
       Promise.resolve(query.select === undefined ? taskRow : { checkpointSha: 'a'.repeat(40) }),
   },
   planStep: { findMany: () => Promise.resolve(planRows) },
+  review: { findMany: () => Promise.resolve([]) },
+  reviewThread: { findMany: () => Promise.resolve([]), groupBy: () => Promise.resolve([]) },
 } as unknown as Db;
 
 describe('taskViewSchema', () => {

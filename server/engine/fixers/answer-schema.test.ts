@@ -75,6 +75,93 @@ describe('parseFixAnswer', () => {
   });
 });
 
+describe('parseFixAnswer with replies', () => {
+  const threads = new Set(['t1', 't2']);
+  const fix = { name: 'guard', edits: [edit('calc.py')] };
+
+  it('keeps the replies to the review threads, trimmed, apart from the hypothesis', () => {
+    const text = answer({
+      ...fix,
+      replies: [
+        { threadId: 't2', body: '  Added a guard clause.\n' },
+        { threadId: 't1', body: 'Kept as is: the loop is clearer.' },
+      ],
+    });
+    expect(parseFixAnswer(text, threads)).toEqual({
+      ok: true,
+      value: {
+        name: 'guard',
+        edits: [edit('calc.py')],
+        delete: [],
+        replies: [
+          { threadId: 't2', body: 'Added a guard clause.' },
+          { threadId: 't1', body: 'Kept as is: the loop is clearer.' },
+        ],
+      },
+    });
+  });
+
+  it('drops replies to unknown threads and second replies to a thread, without an error', () => {
+    const text = answer({
+      ...fix,
+      replies: [
+        { threadId: 'nope', body: 'invented' },
+        { threadId: 't1', body: 'first' },
+        { threadId: 't1', body: 'second' },
+      ],
+    });
+    expect(parseFixAnswer(text, threads)).toMatchObject({
+      ok: true,
+      value: { replies: [{ threadId: 't1', body: 'first' }] },
+    });
+    // Outside a review round no thread is known: every reply is dropped.
+    expect(parseFixAnswer(text)).toMatchObject({ ok: true, value: { replies: [] } });
+  });
+
+  it('accepts a review round answer without replies', () => {
+    const result = parseFixAnswer(answer(fix), threads);
+    expect(result).toEqual({ ok: true, value: { ...fix, delete: [] } });
+    expect(result.ok && 'replies' in result.value).toBe(false);
+  });
+
+  it('refuses a reply too long, empty or malformed, saying where and why', () => {
+    const long = 'x'.repeat(4001);
+    expect(error(answer({ ...fix, replies: [{ threadId: 't1', body: long }] }))).toBe(
+      'replies[0].body: is too long: a reply may hold at most 4000 characters, say it more briefly',
+    );
+    // The limit counts the trimmed text.
+    expect(
+      parseFixAnswer(
+        answer({ ...fix, replies: [{ threadId: 't1', body: ` ${'x'.repeat(4000)} ` }] }),
+        threads,
+      ).ok,
+    ).toBe(true);
+    expect(error(answer({ ...fix, replies: [{ threadId: 't1', body: '   ' }] }))).toBe(
+      'replies[0].body: must say something',
+    );
+    expect(error(answer({ ...fix, replies: [{ threadId: '', body: 'x' }] }))).toBe(
+      'replies[0].threadId: must name a review thread',
+    );
+    expect(error(answer({ ...fix, replies: [{ threadId: 'x'.repeat(101), body: 'x' }] }))).toMatch(
+      /^replies\[0\]\.threadId: is not a review thread id/,
+    );
+    expect(error(answer({ ...fix, replies: [{ threadId: 't1', text: 'x' }] }))).toMatch(
+      /^replies\[0\]\.body: .*; replies\[0\]: Unrecognized key: "text"$/,
+    );
+    expect(error(answer({ ...fix, replies: { t1: 'x' } }))).toMatch(/^replies: /);
+    const many = Array.from({ length: 101 }, (_, i) => ({ threadId: `t${i}`, body: 'ok' }));
+    expect(error(answer({ ...fix, replies: many }))).toBe(
+      'replies: holds more than 100 replies: answer each thread once',
+    );
+  });
+
+  it('still refuses an answer that changes nothing, replies or not', () => {
+    expect(
+      error(answer({ name: 'reply only', edits: [], replies: [{ threadId: 't1', body: 'no' }] })),
+    ).toBe('edits: is empty: the answer changes no file');
+  });
+});
+
 describe('parseReviewAnswer', () => {
   it('accepts the three verdicts with a comment', () => {
     expect(

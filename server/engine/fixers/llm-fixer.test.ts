@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CandidateHypothesis, FixRequest, RepositoryView } from '../loop/fixer';
+import type { CandidateHypothesis, FixRequest, RepositoryView, ReviewRequest } from '../loop/fixer';
 import type { RunSummary } from '../loop/task-events';
 import { estimateMessagesTokens } from './chat-client';
 import { createLlmFixer, type LlmFixerOptions } from './llm-fixer';
@@ -69,6 +69,7 @@ function request(overrides: Partial<FixRequest> = {}): FixRequest {
     repository: repository(files),
     allowTestEdits: false,
     tokensLeft: null,
+    review: null,
     ...overrides,
   };
 }
@@ -281,6 +282,138 @@ describe('createLlmFixer', () => {
       rejected: [
         { name: 'llm-sample-1', origin: 'llm', reason: 'the model did not answer within 0.1 s' },
       ],
+    });
+  });
+
+  describe('in a review round', () => {
+    const review: ReviewRequest = {
+      round: 1,
+      summaries: [{ author: 'alice', body: 'Looks right, two nits.' }],
+      threads: [
+        {
+          id: 'th-a',
+          path: 'calc.py',
+          side: 'new',
+          startLine: 2,
+          endLine: 2,
+          lines: ['    return sum(values) / len(values)'],
+          comments: [{ author: 'alice', body: 'What about an empty list?' }],
+        },
+        {
+          id: 'th-b',
+          path: 'calc.py',
+          side: 'new',
+          startLine: 1,
+          endLine: 2,
+          lines: ['def mean(values):', '    return sum(values) / len(values)'],
+          comments: [{ author: 'bob', body: 'Add a docstring.' }],
+        },
+      ],
+    };
+    const green: RunSummary = { ...lastRun, exitCode: 0, failed: 0, green: true, outputTail: '' };
+    const withReplies = (name: string, replies: { threadId: string; body: string }[]): string =>
+      JSON.stringify({ ...JSON.parse(fixJson(name, { 'calc.py': fixedCalcPy })), replies });
+
+    it('shows the model the threads and returns the replies with the hypothesis', async () => {
+      const { client, fixer: llm } = fixer(() => ({
+        content: withReplies('guard empty', [
+          { threadId: 'th-b', body: 'Added a docstring.' },
+          { threadId: 'th-a', body: ' Returns 0.0 for an empty list now. ' },
+          { threadId: 'th-zzz', body: 'a thread nobody opened' },
+        ]),
+      }));
+      const decision = await llm.decide(
+        request({ wanted: 1, review, lastRun: green, failingTests: [] }),
+        signal,
+      );
+      const [system, user] = client.calls[0]?.body.messages.map((m) => m.content) ?? [];
+      expect(system).toContain('"replies": [{"threadId"');
+      expect(user).toContain('review round 1');
+      expect(user).toContain('Summary (alice): Looks right, two nits.');
+      expect(user).toContain(
+        'Thread th-a — calc.py:2 (new)\n    2 |     return sum(values) / len(values)',
+      );
+      expect(user).toContain('  alice: What about an empty list?');
+      expect(user).toContain('Thread th-b — calc.py:1-2 (new)\n    1 | def mean(values):');
+      expect(user).toContain('  bob: Add a docstring.');
+      expect(decision).toEqual({
+        kind: 'run',
+        hypotheses: [
+          {
+            hypothesis: {
+              name: 'llm-2-1-guard-empty',
+              edits: [{ path: 'calc.py', content: fixedCalcPy }],
+              delete: [],
+            },
+            origin: 'llm',
+            author: 'fixer:llm',
+            submittedAt: now,
+          },
+        ],
+        rejected: [],
+        spend: expect.anything() as unknown,
+        // In the threads' order; the reply to an unknown thread is dropped.
+        replies: [
+          { threadId: 'th-a', body: 'Returns 0.0 for an empty list now.' },
+          { threadId: 'th-b', body: 'Added a docstring.' },
+        ],
+      });
+    });
+
+    it('keeps, per thread, the reply of the first sample that answers it', async () => {
+      const { fixer: llm } = fixer(() => ({
+        contents: [
+          fixJson('no replies', { 'calc.py': fixedCalcPy }),
+          withReplies('second', [{ threadId: 'th-b', body: 'docstring added (2)' }]),
+          withReplies('third', [
+            { threadId: 'th-a', body: 'empty list handled (3)' },
+            { threadId: 'th-b', body: 'docstring added (3)' },
+          ]),
+        ],
+      }));
+      const decision = await llm.decide(request({ review }), signal);
+      expect(decision).toMatchObject({
+        kind: 'run',
+        replies: [
+          { threadId: 'th-a', body: 'empty list handled (3)' },
+          { threadId: 'th-b', body: 'docstring added (2)' },
+        ],
+      });
+      if (decision.kind !== 'run') return;
+      expect(decision.hypotheses).toHaveLength(3);
+      for (const candidate of decision.hypotheses) {
+        expect(Object.keys(candidate.hypothesis).sort()).toEqual(['delete', 'edits', 'name']);
+      }
+    });
+
+    it('retries an answer whose reply is too long, and accepts one without replies', async () => {
+      const { client, fixer: llm } = fixer((_, i) => ({
+        content:
+          i === 0
+            ? withReplies('long', [{ threadId: 'th-a', body: 'x'.repeat(4001) }])
+            : fixJson('short', { 'calc.py': fixedCalcPy }),
+      }));
+      const decision = await llm.decide(request({ wanted: 1, review }), signal);
+      expect(client.calls).toHaveLength(2);
+      expect(client.lastMessage(1)).toContain(
+        'replies[0].body: is too long: a reply may hold at most 4000 characters',
+      );
+      expect(decision).toMatchObject({
+        kind: 'run',
+        hypotheses: [{ hypothesis: { name: 'llm-2-1-short' } }],
+        replies: [],
+      });
+    });
+
+    it('has no replies outside a review round, even when the model sends some', async () => {
+      const { client, fixer: llm } = fixer(() => ({
+        content: withReplies('fix', [{ threadId: 'th-a', body: 'unasked' }]),
+      }));
+      const decision = await llm.decide(request({ wanted: 1 }), signal);
+      const prompt = client.calls[0]?.body.messages.map((m) => m.content).join('\n') ?? '';
+      expect(prompt).not.toContain('replies');
+      expect(decision.kind).toBe('run');
+      expect(decision.kind === 'run' && 'replies' in decision).toBe(false);
     });
   });
 

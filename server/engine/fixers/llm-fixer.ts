@@ -4,6 +4,7 @@ import type {
   FixerDecision,
   FixRequest,
   RejectedHypothesis,
+  ThreadReply,
 } from '../loop/fixer';
 import { parseFixAnswer } from './answer-schema';
 import { SpendMeter, type ChatClient, type TokenPrices } from './chat-client';
@@ -34,6 +35,12 @@ const maxFillFiles = 40;
  * the rest of the iteration's K are sampled from the model, in parallel, each validated and
  * retried once when invalid. Hypotheses that edit test files are returned like any other: the loop
  * demotes them.
+ *
+ * In a review round the prompt carries the reviewers' threads and each answer may reply to them.
+ * The decision holds at most one reply per thread: that of the first sample (in sample order)
+ * that answers the thread, so one answer's replies are kept together and threads it left
+ * unanswered are filled from the next samples. Which hypothesis wins is only known after the run,
+ * so a reply may describe a sample other than the winner.
  */
 export function createLlmFixer(options: LlmFixerOptions): Fixer {
   const caller = createModelCaller(options);
@@ -62,10 +69,11 @@ export function createLlmFixer(options: LlmFixerOptions): Fixer {
       }
 
       const meter = new SpendMeter();
+      const threadIds = new Set(request.review?.threads.map((thread) => thread.id) ?? []);
       const results = await sampleValidated(caller, {
         messages: prompt.messages,
         count: samples,
-        parse: parseFixAnswer,
+        parse: (text) => parseFixAnswer(text, threadIds),
         retryMessage: fixRetryMessage,
         timeoutMs: options.timeoutMs,
         signal,
@@ -74,6 +82,7 @@ export function createLlmFixer(options: LlmFixerOptions): Fixer {
       const taken = new Set(pending.map((candidate) => candidate.hypothesis.name));
       const hypotheses: CandidateHypothesis[] = [...pending];
       const rejected: RejectedHypothesis[] = [];
+      const replies = new Map<string, ThreadReply>();
       results.forEach((result, i) => {
         if (result.kind === 'rejected') {
           rejected.push({ name: `llm-sample-${i + 1}`, origin: 'llm', reason: result.reason });
@@ -89,8 +98,17 @@ export function createLlmFixer(options: LlmFixerOptions): Fixer {
           author: 'fixer:llm',
           submittedAt: request.now,
         });
+        for (const reply of result.value.replies ?? []) {
+          if (!replies.has(reply.threadId)) replies.set(reply.threadId, reply);
+        }
       });
-      return { kind: 'run', hypotheses, rejected, spend: meter.spend(options.prices) };
+      const spend = meter.spend(options.prices);
+      if (request.review === null) return { kind: 'run', hypotheses, rejected, spend };
+      // In the request's thread order.
+      const ordered = request.review.threads
+        .map((thread) => replies.get(thread.id))
+        .filter((reply): reply is ThreadReply => reply !== undefined);
+      return { kind: 'run', hypotheses, rejected, spend, replies: ordered };
     },
   };
 }
@@ -154,5 +172,6 @@ async function promptFor(
     files: [...named, ...imported, ...fillers],
     fileList,
     maxPromptTokens,
+    review: request.review,
   });
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { ReviewRequest } from '../loop/fixer';
 import type { RunSummary } from '../loop/task-events';
 import { buildFixPrompt, fixRetryMessage, type FixPromptInput, type PromptFile } from './prompt';
 
@@ -183,6 +184,122 @@ describe('buildFixPrompt', () => {
     );
     expect(user(prompt)).toContain('FAILED x');
     expect(user(prompt)).not.toContain('\u001b');
+  });
+});
+
+describe('buildFixPrompt in a review round', () => {
+  const review: ReviewRequest = {
+    round: 2,
+    summaries: [{ author: 'alice', body: 'please tidy up\nand name things well' }],
+    threads: [
+      {
+        id: 't1',
+        path: 'src/calc.py',
+        side: 'new',
+        startLine: 9,
+        endLine: 11,
+        lines: ['def add(a, b):', '    if a is None:', '        return b'],
+        comments: [
+          { author: 'alice', body: 'use a guard clause here' },
+          { author: 'fixer:llm', body: 'Done in round 1.' },
+          { author: 'alice', body: 'not quite:\n\nreturn early' },
+        ],
+      },
+      {
+        id: 't2',
+        path: 'src/old.py',
+        side: 'old',
+        startLine: 4,
+        endLine: 4,
+        lines: ['x = 1'],
+        comments: [{ author: 'bob (token:7)', body: 'why was this removed?' }],
+      },
+    ],
+  };
+  const green = { ...run('4 passed in 0.1s\n'), failed: 0, passed: 4, exitCode: 0, green: true };
+
+  it('shows the threads, where they are, their code, comments and the summaries after the header', () => {
+    const body = user(buildFixPrompt(input(100_000, { review, lastRun: green })));
+    const block = [
+      '## Review',
+      'A reviewer asked for changes to the current diff (review round 2). Answer every thread below.',
+      'Your change must keep every test passing and address the comments, with the smallest change that does.',
+      'Summary (alice): please tidy up',
+      '  and name things well',
+      '',
+      'Thread t1 — src/calc.py:9-11 (new)',
+      '     9 | def add(a, b):',
+      '    10 |     if a is None:',
+      '    11 |         return b',
+      '  alice: use a guard clause here',
+      '  fixer:llm: Done in round 1.',
+      '  alice: not quite:',
+      '',
+      '    return early',
+      '',
+      'Thread t2 — src/old.py:4 (old)',
+      '    4 | x = 1',
+      '  bob (token:7): why was this removed?',
+    ].join('\n');
+    expect(body).toContain(block);
+    expect(body.startsWith('Reviewers asked for changes to the current diff')).toBe(true);
+    // Right after the header with the test command, ahead of the test run.
+    const at = body.indexOf('## Review');
+    expect(body.indexOf('Test command (argv):')).toBeLessThan(at);
+    expect(body.indexOf('## Last test run')).toBeGreaterThan(at);
+    expect(body).toContain('"replies" answers every review thread.');
+  });
+
+  it('asks for one reply per thread in the answer, and only in a review round', () => {
+    const system = buildFixPrompt(input(100_000, { review })).messages[0]?.content ?? '';
+    expect(system).toContain(
+      '"replies": [{"threadId": "id-of-the-thread", "body": "what you changed, or why not"}]',
+    );
+    expect(system).toContain('"replies" holds one reply per review thread');
+    expect(system).toContain('as its reviewers asked, keeping its tests passing');
+    for (const none of [undefined, null]) {
+      const prompt = buildFixPrompt(input(100_000, { review: none }));
+      const text = prompt.messages.map((m) => m.content).join('\n');
+      expect(text).not.toMatch(/replies|review thread|Thread t1|reviewer/i);
+      expect(text).not.toContain('use a guard clause here');
+      expect(text).not.toContain('src/calc.py');
+      expect(text).not.toContain('please tidy up');
+      expect(text).toContain('The test command of this repository fails.');
+    }
+  });
+
+  it('never cuts the review block for the budget', () => {
+    const prompt = buildFixPrompt(input(50, { review }));
+    const body = user(prompt);
+    expect(body).toContain('Thread t1 — src/calc.py:9-11 (new)');
+    expect(body).toContain('    11 |         return b');
+    expect(body).toContain('  bob (token:7): why was this removed?');
+    expect(body).toContain('Summary (alice): please tidy up');
+    expect(prompt.shownFiles).toEqual([]);
+    expect(prompt.omitted[0]).toMatch(/characters of the test output$/);
+  });
+
+  it('bounds the code lines shown per thread', () => {
+    const lines = Array.from({ length: 100 }, (_, i) => `line ${i + 1}`);
+    const long: ReviewRequest = {
+      round: 1,
+      summaries: [],
+      threads: [
+        {
+          id: 't2',
+          path: 'src/old.py',
+          side: 'old',
+          startLine: 1,
+          endLine: 100,
+          lines,
+          comments: [],
+        },
+      ],
+    };
+    const body = user(buildFixPrompt(input(100_000, { review: long })));
+    expect(body).toContain('Thread t2 — src/old.py:1-100 (old)');
+    expect(body).toContain('    80 | line 80\n    … 20 more lines');
+    expect(body).not.toContain('| line 81');
   });
 });
 

@@ -1,3 +1,4 @@
+import type { ReviewRequest, ReviewThreadBrief } from '../loop/fixer';
 import type { RunSummary } from '../loop/task-events';
 import { stripAnsi } from '../parsers/text';
 import { isTestPath } from '../review/diff-flags';
@@ -27,6 +28,8 @@ export interface FixPromptInput {
   readonly maxPromptTokens: number;
   /** The most of the output tail shown, in characters (default 12,000). */
   readonly maxOutputChars?: number;
+  /** A review round: the reviewers' threads the answer must address and reply to. */
+  readonly review?: ReviewRequest | null;
 }
 
 export interface FixPrompt {
@@ -43,18 +46,30 @@ const defaultMaxOutputChars = 12_000;
 const maxMapEntries = 500;
 const maxLocations = 40;
 const maxNamedTests = 50;
+/** The most review threads shown (and answered: the answer holds at most as many replies). */
+export const maxReviewThreads = 100;
+/** The most code lines shown per review thread. */
+const maxThreadLines = 80;
 
 const answerShape =
   '{"name": "short-kebab-case-summary", "edits": [{"path": "dir/file.ext", "content": "the complete new file"}], "delete": ["dir/obsolete.ext"]}';
+const reviewAnswerShape =
+  '{"name": "short-kebab-case-summary", "edits": [{"path": "dir/file.ext", "content": "the complete new file"}], "delete": ["dir/obsolete.ext"], "replies": [{"threadId": "id-of-the-thread", "body": "what you changed, or why not"}]}';
 
-/** The fixed rules: what the model may answer and how. */
-export function fixSystemPrompt(allowTestEdits: boolean): string {
+/**
+ * The fixed rules: what the model may answer and how. In a review round (`reviewRound`) the
+ * answer also carries `replies`, one per review thread.
+ */
+export function fixSystemPrompt(allowTestEdits: boolean, reviewRound = false): string {
   return [
-    'You fix failing tests in a software repository. You cannot run anything: your answer is',
-    'applied to a copy of the repository and the test command is run on it for you.',
+    reviewRound
+      ? 'You change a software repository as its reviewers asked, keeping its tests passing.'
+      : 'You fix failing tests in a software repository.',
+    'You cannot run anything: your answer is applied to a copy of the repository and the test',
+    'command is run on it for you.',
     '',
     'Answer with ONLY one JSON object, no prose and no Markdown fence around it:',
-    answerShape,
+    reviewRound ? reviewAnswerShape : answerShape,
     '',
     'Rules:',
     '- "content" is the COMPLETE new content of the file, never a diff, an excerpt or "...".',
@@ -68,6 +83,12 @@ export function fixSystemPrompt(allowTestEdits: boolean): string {
       ? '- You may change test files if a test itself is wrong, but prefer fixing the code under test.'
       : '- Do NOT edit, delete, skip or weaken test files: fix the code under test. A change to a test file cannot win.',
     '- Change as little as needed, and keep the code style of the file.',
+    ...(reviewRound
+      ? [
+          '- "replies" holds one reply per review thread, with the thread\'s id as "threadId": in "body",',
+          '  say briefly what you changed for it, or why you did not change anything.',
+        ]
+      : []),
   ].join('\n');
 }
 
@@ -80,14 +101,17 @@ export function fixRetryMessage(error: string): string {
 }
 
 /**
- * The prompt for one fix: the rules, the test command and the last run (never cut), then within
- * `maxPromptTokens` by priority: the end of the output, the files named in the failure output, the
- * files they import, the repository map, other files. Files are shown whole or not at all (the
- * answer must hold whole files); what is left out is listed in the prompt.
+ * The prompt for one fix: the rules, the test command and, in a review round, the reviewers'
+ * summaries and threads (never cut), then within `maxPromptTokens` by priority: the end of the
+ * output, the files named in the failure output, the files they import, the repository map, other
+ * files. Files are shown whole or not at all (the answer must hold whole files); what is left out
+ * is listed in the prompt.
  */
 export function buildFixPrompt(input: FixPromptInput): FixPrompt {
-  const system = fixSystemPrompt(input.allowTestEdits);
-  const header = headerSection(input);
+  const review = input.review ?? null;
+  const system = fixSystemPrompt(input.allowTestEdits, review !== null);
+  const header =
+    review === null ? headerSection(input) : `${headerSection(input)}\n\n${reviewSection(review)}`;
   let reserve = 0;
   for (let attempt = 0; ; attempt += 1) {
     const built = assemble(input, system, header, reserve);
@@ -106,8 +130,9 @@ function assemble(
 ): { prompt: FixPrompt; estimatedTokens: number; cuttable: number } {
   // Counted in characters (4 per token) so that many small parts are not each rounded up; every
   // part after the header costs its length plus the blank line that joins it.
-  const closing =
-    'Answer with ONLY the JSON object. Every file you list must hold its complete new content.';
+  const closing = inReview(input)
+    ? 'Answer with ONLY the JSON object. Every file you list must hold its complete new content; "replies" answers every review thread.'
+    : 'Answer with ONLY the JSON object. Every file you list must hold its complete new content.';
   let left =
     (input.maxPromptTokens - reserve) * 4 -
     system.length -
@@ -192,7 +217,9 @@ function assemble(
 
 function headerSection(input: FixPromptInput): string {
   const lines = [
-    'The test command of this repository fails. Find the cause and fix it.',
+    inReview(input)
+      ? 'Reviewers asked for changes to the current diff of this repository. Make them.'
+      : 'The test command of this repository fails. Find the cause and fix it.',
     '',
     `Test command (argv): ${JSON.stringify(input.testCommand)}`,
   ];
@@ -216,6 +243,64 @@ function headerSection(input: FixPromptInput): string {
     }
   }
   return lines.join('\n');
+}
+
+/**
+ * What the reviewers asked: the round's summaries and each thread with where it is, its code
+ * lines numbered, and its comments with their author.
+ */
+export function reviewSection(review: ReviewRequest): string {
+  const lines = [
+    '## Review',
+    `A reviewer asked for changes to the current diff (review round ${review.round}). Answer every thread below.`,
+    'Your change must keep every test passing and address the comments, with the smallest change that does.',
+  ];
+  for (const summary of review.summaries) {
+    lines.push(`Summary (${summary.author}): ${indented(summary.body, '  ')}`);
+  }
+  const threads = review.threads.slice(0, maxReviewThreads);
+  for (const thread of threads) lines.push('', ...threadLines(thread));
+  if (review.threads.length > threads.length) {
+    lines.push('', `… and ${review.threads.length - threads.length} more threads, not shown.`);
+  }
+  if (review.threads.length === 0) lines.push('', 'No thread is open: follow the summaries.');
+  return lines.join('\n');
+}
+
+function threadLines(thread: ReviewThreadBrief): string[] {
+  const range =
+    thread.endLine > thread.startLine
+      ? `${thread.startLine}-${thread.endLine}`
+      : String(thread.startLine);
+  const lines = [`Thread ${thread.id} — ${thread.path}:${range} (${thread.side})`];
+  const shown = thread.lines.slice(0, maxThreadLines);
+  const width = String(thread.startLine + Math.max(0, shown.length - 1)).length;
+  shown.forEach((line, i) => {
+    lines.push(`    ${String(thread.startLine + i).padStart(width)} | ${line}`.trimEnd());
+  });
+  if (thread.lines.length > shown.length) {
+    lines.push(`    … ${thread.lines.length - shown.length} more lines`);
+  }
+  for (const comment of thread.comments) {
+    lines.push(`  ${comment.author}: ${indented(comment.body, '    ')}`);
+  }
+  return lines;
+}
+
+/** Multi-line text with its continuation lines indented by `prefix`. */
+function indented(text: string, prefix: string): string {
+  return text
+    .trim()
+    .split(/\r?\n/)
+    .map((line, i) => {
+      const bare = line.trimEnd();
+      return i === 0 || bare === '' ? bare : `${prefix}${bare}`;
+    })
+    .join('\n');
+}
+
+function inReview(input: FixPromptInput): boolean {
+  return input.review !== undefined && input.review !== null;
 }
 
 function outputSection(tail: string, run: RunSummary | null): string {

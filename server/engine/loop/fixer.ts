@@ -51,6 +51,48 @@ export interface FixRequest {
   readonly allowTestEdits: boolean;
   /** Tokens the task may still spend (null: no limit set). */
   readonly tokensLeft: number | null;
+  /**
+   * A reviewer asked for changes to the diff under review: the iteration answers them. null
+   * outside a review round.
+   */
+  readonly review: ReviewRequest | null;
+}
+
+/** One comment of a review thread, as a fixer reads it. */
+export interface ThreadComment {
+  readonly author: string;
+  /** Markdown. */
+  readonly body: string;
+}
+
+/**
+ * A reviewer's open thread on the diff under review: where it is (the lines of the new or old
+ * side of the diff baseline..checkpoint), the code it is anchored to, and what was said.
+ */
+export interface ReviewThreadBrief {
+  readonly id: string;
+  readonly path: string;
+  readonly side: 'new' | 'old';
+  readonly startLine: number;
+  readonly endLine: number;
+  /** The anchored code lines' text, startLine..endLine. */
+  readonly lines: readonly string[];
+  readonly comments: readonly ThreadComment[];
+}
+
+/** What a review round asks of its iteration: the reviewers' summaries and open threads. */
+export interface ReviewRequest {
+  /** 1-based: the task's review rounds so far. */
+  readonly round: number;
+  /** The request-changes summaries of this round, with their reviewer. */
+  readonly summaries: readonly ThreadComment[];
+  readonly threads: readonly ReviewThreadBrief[];
+}
+
+/** A fixer's answer to one review thread, posted in it as the fixer's comment. */
+export interface ThreadReply {
+  readonly threadId: string;
+  readonly body: string;
 }
 
 /** A hypothesis a fixer produced but that cannot run (e.g. an answer that never validated). */
@@ -67,6 +109,8 @@ export type FixerDecision =
       readonly hypotheses: readonly CandidateHypothesis[];
       readonly rejected?: readonly RejectedHypothesis[];
       readonly spend?: FixerSpend;
+      /** Answers to the review round's threads (generative fixers). */
+      readonly replies?: readonly ThreadReply[];
     }
   /** Nothing to run yet: ask again at `until` or when woken by a submission. */
   | { readonly kind: 'wait'; readonly until: Date }

@@ -37,6 +37,10 @@ export {
   type FixRequest,
   type RejectedHypothesis,
   type RepositoryView,
+  type ReviewRequest,
+  type ReviewThreadBrief,
+  type ThreadComment,
+  type ThreadReply,
 } from './fixer';
 export {
   gatesFinished,

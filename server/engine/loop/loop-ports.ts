@@ -9,7 +9,14 @@ import type { DiffFlags } from '../review/diff-flags';
 import type { ReviewArtifact } from '../review/review-artifact';
 
 export type { ReviewArtifact };
-import type { CandidateHypothesis, FixerSpend, RejectedHypothesis, RepositoryView } from './fixer';
+import type {
+  CandidateHypothesis,
+  FixerSpend,
+  RejectedHypothesis,
+  RepositoryView,
+  ReviewRequest,
+  ThreadReply,
+} from './fixer';
 import type { EgressRecord, RunSummary, SetupRunResult, TaskEvent } from './task-events';
 
 export type { SetupRunResult };
@@ -83,7 +90,11 @@ export interface LoopTask {
     readonly startedAt: Date;
     /** Whether it took its hypotheses (it was running them when a step ended). */
     readonly taken: boolean;
+    /** The review round it answers (a reviewer requested changes); 0: an ordinary iteration. */
+    readonly reviewRound: number;
   } | null;
+  /** In a review round: what the reviewers asked (their summaries and open threads). */
+  readonly review: ReviewRequest | null;
   /** The baseline run, once there is one. */
   readonly baselineRun: RunSummary | null;
   /** The newest complete test run (baseline or an iteration's best), for the fixer. */
@@ -149,6 +160,7 @@ export interface TaskChanges {
   readonly setup?: SetupRecord;
   readonly reviewPartial?: boolean;
   readonly stillFailing?: readonly string[];
+  readonly reviewRounds?: number;
 }
 
 /** The one hypothesis run of an iteration, as stored. */
@@ -210,6 +222,12 @@ export interface TaskLoopStore {
   ): Promise<void>;
   /** Adds a fixer's token use and estimated cost to the task's budget. */
   recordSpend(taskId: string, spend: FixerSpend): Promise<void>;
+  /** A fixer's answers to the review round's open threads, posted in them as `author`. */
+  recordThreadReplies(
+    taskId: string,
+    replies: readonly ThreadReply[],
+    author: string,
+  ): Promise<void>;
 }
 
 export interface GateResult {

@@ -62,6 +62,7 @@ export async function runIteration(step: StepContext, task: LoopTask): Promise<S
         repository: step.deps.workspaces.repository(task),
         allowTestEdits: task.allowTestEdits,
         tokensLeft: task.maxTokens === null ? null : Math.max(0, task.maxTokens - task.tokensUsed),
+        review: iteration.reviewRound > 0 ? task.review : null,
       },
       step.signal,
     );
@@ -85,6 +86,13 @@ export async function runIteration(step: StepContext, task: LoopTask): Promise<S
     candidates = decision.hypotheses;
     rejected = decision.rejected ?? [];
     await step.deps.store.takeHypotheses(step.taskId, iteration.index, candidates);
+    if (decision.replies !== undefined && decision.replies.length > 0) {
+      await step.deps.store.recordThreadReplies(
+        step.taskId,
+        decision.replies,
+        `fixer:${fixer.name}`,
+      );
+    }
   }
 
   const hypotheses = candidates.map((c) => c.hypothesis);
@@ -103,6 +111,7 @@ export async function runIteration(step: StepContext, task: LoopTask): Promise<S
           apply: true,
           demote,
           ...(reference === null ? {} : { reference: evidenceOf(reference) }),
+          reviewRound: iteration.reviewRound > 0,
         });
   if (report === null) return step.aborted(task);
   const winner = hypotheses.find((h) => h.name === report.winner);
@@ -128,6 +137,17 @@ export async function runIteration(step: StepContext, task: LoopTask): Promise<S
   });
   if (!(await runGates(step, task, workspace, checkpointSha))) return step.aborted(task);
   if (green) return putUpForReview(step, { ...task, checkpointSha }, workspace, noFailures);
+  // A review round has one iteration: its winner, or else the checkpoint it was asked to change,
+  // goes back to the reviewers (with what still fails, as before the round).
+  if (iteration.reviewRound > 0) {
+    return checkpointSha !== null && left !== null
+      ? putUpForReview(step, { ...task, checkpointSha }, workspace, left)
+      : noMoreHypotheses(
+          step,
+          task,
+          `no hypothesis answered review round ${iteration.reviewRound}`,
+        );
+  }
   if (iteration.index < task.maxIterations) {
     await step.deps.store.beginIteration(step.taskId, iteration.index + 1);
     return again;

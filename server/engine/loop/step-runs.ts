@@ -58,7 +58,10 @@ export async function shadowRunFor(
   workspace: LoopWorkspace,
   index: number,
   hypotheses: readonly Hypothesis[],
-  options: Pick<ShadowRunRequest, 'apply' | 'demote' | 'reference' | 'inWorkspace'> = {},
+  options: Pick<
+    ShadowRunRequest,
+    'apply' | 'demote' | 'reference' | 'inWorkspace' | 'reviewRound'
+  > = {},
 ): Promise<ShadowRunReport | null> {
   const writer = new SerialWriter();
   const lines = new LineBatcher(

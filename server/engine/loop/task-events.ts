@@ -2,6 +2,7 @@ import type { EgressRecord } from '../egress/egress-log';
 import type { IntakeEvent } from '../intake/intake-events';
 import type { HypothesisOutcome } from '../shadow/shadow-report';
 import type { DiffFlags } from '../review/diff-flags';
+import type { ReviewThreadBrief } from './fixer';
 import type { TaskStatus } from './task-status';
 
 /** A test run as the task keeps it: a shadow's outcome without the hypothesis, plus the verdict. */
@@ -166,6 +167,44 @@ export type TaskEvent =
       readonly verdict: string;
       readonly comment: string;
       readonly diffSha256: string;
+    }
+  | {
+      /**
+       * A reviewer asked for changes to the diff `sha256`: review round `round` gives the task
+       * iteration `iteration` (beyond maxIterations), built on the checkpoint under review, to
+       * answer the open threads (inline, as fixers and agents read them).
+       */
+      readonly type: 'task.changes_requested';
+      readonly sha256: string;
+      readonly by: string;
+      readonly round: number;
+      readonly iteration: number;
+      readonly summary: string | null;
+      readonly threads: readonly ReviewThreadBrief[];
+    }
+  | {
+      /** A person's review of the diff `sha256`: a comment, or the verdict events that follow. */
+      readonly type: 'review.submitted';
+      readonly verdict: 'comment' | 'request_changes' | 'approve';
+      readonly sha256: string;
+      readonly by: string;
+      /** Threads it opened and replies it posted. */
+      readonly threads: number;
+      readonly replies: number;
+    }
+  | {
+      /** Something happened in a review thread (the page reloads it; agents may poll). */
+      readonly type: 'review.thread';
+      readonly threadId: string;
+      readonly action: 'replied' | 'resolved' | 'reopened';
+      readonly by: string;
+    }
+  | {
+      /** A reviewer's sticky request for changes was set aside with a reason (audited). */
+      readonly type: 'review.dismissed';
+      readonly reviewId: string;
+      readonly by: string;
+      readonly reason: string;
     }
   | { readonly type: 'task.approved'; readonly sha256: string; readonly by: string }
   | { readonly type: 'task.rejected'; readonly sha256: string; readonly by: string }

@@ -74,7 +74,11 @@ export const transitions: Readonly<Partial<Record<TaskEventType, Transition>>> =
   },
   'iteration.awaiting_hypotheses': { from: ['iterating'], to: 'awaiting_hypotheses' },
   'iteration.running': { from: ['iterating', 'awaiting_hypotheses'], to: 'iterating' },
-  'review.ready': { from: ['iterating'], to: 'awaiting_review' },
+  // From waiting too: an iteration that got no hypothesis puts the checkpoint it has up again.
+  'review.ready': { from: ['iterating', 'awaiting_hypotheses'], to: 'awaiting_review' },
+  // Changes requested: the task waits for the review round's hypotheses, its worktree kept at
+  // the checkpoint under review (they build on it).
+  'task.changes_requested': { from: ['awaiting_review'], to: 'awaiting_hypotheses' },
   'task.approved': { from: ['awaiting_review'], to: 'approved' },
   // A reject never overrides an approval: reopen first.
   'task.rejected': { from: ['awaiting_review'], to: 'rejected' },

@@ -89,6 +89,31 @@ describe('reduceTask', () => {
     ).toBe(true);
   });
 
+  it('changes requested: from review only, back to waiting for the round iteration', () => {
+    const sha256 = 'c'.repeat(64);
+    const event = {
+      type: 'task.changes_requested',
+      sha256,
+      by: 'rita',
+      round: 1,
+      iteration: 4,
+      summary: 'use a guard clause',
+      threads: [],
+    } as const;
+    const underReview = { ...at('awaiting_review'), diffSha256: sha256, iterationCount: 3 };
+    // The diff under review stays the task's until the round puts up a new one.
+    expect(reduceTask(underReview, event)).toEqual({
+      ...underReview,
+      status: 'awaiting_hypotheses',
+      iterationCount: 4,
+    });
+    for (const status of ['approved', 'iterating', 'awaiting_hypotheses', 'rejected'] as const) {
+      expect(() => reduceTask(at(status), event)).toThrow(
+        `a task that is ${status} cannot take 'task.changes_requested'`,
+      );
+    }
+  });
+
   it('events that carry only information keep the state', () => {
     const state = at('iterating');
     expect(

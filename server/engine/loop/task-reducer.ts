@@ -54,6 +54,13 @@ export function reduceTask(state: TaskState, event: TaskEvent): TaskState {
         iterationCount: Math.max(state.iterationCount, event.index),
         approvedDiffSha256: null,
       };
+    case 'task.changes_requested':
+      return {
+        ...state,
+        status,
+        iterationCount: Math.max(state.iterationCount, event.iteration),
+        approvedDiffSha256: null,
+      };
     case 'review.ready':
       return { ...state, status, diffSha256: event.diffSha256, approvedDiffSha256: null };
     case 'task.approved':

@@ -60,6 +60,37 @@ describe('diffSections', () => {
     expect(diffSections(diff)).toMatchObject([{ git: false, start: 0, end: 5 }]);
   });
 
+  it('numbers each line in the old and the new file, 0 on the side it is not on', () => {
+    const diff = text(
+      'diff --git a/x b/x',
+      '--- a/x',
+      '+++ b/x',
+      '@@ -10,5 +20,6 @@ f',
+      ' a',
+      '-b',
+      '-c',
+      '+B',
+      ' d',
+      '+e',
+      '+f',
+      ' g',
+      '@@ -30 +41,0 @@',
+      '-h',
+    );
+    const [file] = parseDiff(diff);
+    expect(file?.lines.map((l) => [l.kind, l.text, l.oldLine, l.newLine, l.hunk])).toEqual([
+      [' ', 'a', 10, 20, 0],
+      ['-', 'b', 11, 0, 0],
+      ['-', 'c', 12, 0, 0],
+      ['+', 'B', 0, 21, 0],
+      [' ', 'd', 13, 22, 0],
+      ['+', 'e', 0, 23, 0],
+      ['+', 'f', 0, 24, 0],
+      [' ', 'g', 14, 25, 0],
+      ['-', 'h', 30, 0, 1],
+    ]);
+  });
+
   it('unquotes names from the diff --git line when no other line names the file', () => {
     const diff = text(
       'diff --git "a/t\\tb.txt" "b/t\\tb.txt"',
@@ -94,12 +125,20 @@ describe('unquotePath', () => {
 });
 
 describe('the browser door', () => {
-  it('imports nothing, so a client component can bundle it', () => {
+  it('imports nothing that needs node, so a client component can bundle it', () => {
     const source = (path: string): string => readFileSync(new URL(path, import.meta.url), 'utf8');
+    const imports = (path: string): (string | undefined)[] => [
+      ...new Set(
+        [
+          ...source(path)
+            .replace(/\/\*[\s\S]*?\*\//g, '')
+            .matchAll(/from '([^']+)'/g),
+        ].map((match) => match[1]),
+      ),
+    ];
     expect(source('./git-diff.ts')).not.toMatch(/^\s*import\b|\brequire\(|\bBuffer\b/m);
-    const door = source('../diff.ts').replace(/\/\*[\s\S]*?\*\//g, '');
-    expect([...door.matchAll(/from '([^']+)'/g)].map((match) => match[1])).toEqual([
-      './review/git-diff',
-    ]);
+    expect(source('./reanchor.ts')).not.toMatch(/\brequire\(|\bBuffer\b/);
+    expect(imports('./reanchor.ts')).toEqual(['./git-diff']);
+    expect(imports('../diff.ts')).toEqual(['./review/git-diff', './review/reanchor']);
   });
 });

@@ -3,11 +3,15 @@
  * imports at all: the browser bundle reads it through `server/engine/diff.ts`.
  */
 
-/** One line of a hunk: context, removed or added. `newLine` is its number in the new file (0 for removed). */
+/**
+ * One line of a hunk: context, removed or added. `newLine` is its number in the new file (0 for
+ * removed), `oldLine` its number in the old file (0 for added).
+ */
 export interface DiffLine {
   readonly kind: ' ' | '-' | '+';
   readonly text: string;
   readonly newLine: number;
+  readonly oldLine: number;
   readonly hunk: number;
 }
 
@@ -312,6 +316,7 @@ function readHunk(
 ): number {
   let oldLeft = header[2] === undefined ? 1 : Number(header[2]);
   let newLeft = header[4] === undefined ? 1 : Number(header[4]);
+  let oldLine = Number(header[1]);
   let newLine = Number(header[3]);
   const hunk = file.hunks++;
   file.hunkContexts.push(header[5] ?? '');
@@ -321,16 +326,18 @@ function readHunk(
     const kind = line.charAt(0);
     if (kind === ' ' || line === '' || line === '\r') {
       // Some tools strip the space of an empty context line; git apply accepts that too.
-      file.lines.push({ kind: ' ', text: line.slice(1), newLine, hunk });
+      file.lines.push({ kind: ' ', text: line.slice(1), newLine, oldLine, hunk });
       oldLeft -= 1;
       newLeft -= 1;
+      oldLine += 1;
       newLine += 1;
     } else if (kind === '-') {
-      file.lines.push({ kind: '-', text: line.slice(1), newLine: 0, hunk });
+      file.lines.push({ kind: '-', text: line.slice(1), newLine: 0, oldLine, hunk });
       file.deletions += 1;
       oldLeft -= 1;
+      oldLine += 1;
     } else if (kind === '+') {
-      file.lines.push({ kind: '+', text: line.slice(1), newLine, hunk });
+      file.lines.push({ kind: '+', text: line.slice(1), newLine, oldLine: 0, hunk });
       file.additions += 1;
       newLeft -= 1;
       newLine += 1;

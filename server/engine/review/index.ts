@@ -15,6 +15,15 @@ export {
   type DiffSection,
 } from './git-diff';
 export {
+  anchoredText,
+  reanchor,
+  visibleLines,
+  type Reanchored,
+  type ThreadAnchor,
+  type ThreadSide,
+  type VisibleLine,
+} from './reanchor';
+export {
   frameworkRules,
   testEditorsOf,
   testEditsOf,

@@ -108,6 +108,7 @@ function taskOf(id: string, ownerId: string | null, teamId: string | null): Loop
     lastRun: null,
     referenceRun: null,
     recentlyBroken: [],
+    review: null,
   };
 }
 

@@ -189,3 +189,40 @@ describe('rank against the baseline', () => {
     expect(disqualification(trade)).toMatch(/^failures remain and the runner names no tests/);
   });
 });
+
+describe('rank in a review round (against the checkpoint under review)', () => {
+  const round = { reviewRound: true };
+  const green = evidence({ a: 'passed', b: 'passed' });
+
+  it('lets a change win that keeps every test passing, without fixing or adding one', () => {
+    const same = judged(0, green, { a: 'passed', b: 'passed' });
+    expect(disqualification(same, round)).toBeNull();
+    expect(disqualification(same)).toBe('the tests already passed, and it added no passing test');
+  });
+
+  it('still refuses a change that breaks, loses or adds a failing test', () => {
+    expect(disqualification(judged(0, green, { a: 'passed', b: 'failed' }), round)).toBe(
+      'it broke 1 test that passed before',
+    );
+    expect(disqualification(judged(0, green, { a: 'passed' }), round)).toBe(
+      '1 test that ran before did not run',
+    );
+    // A new test that fails counts as broken: the change is less green than the one reviewed.
+    expect(
+      disqualification(judged(0, green, { a: 'passed', b: 'passed', c: 'failed' }), round),
+    ).toBe('it broke 1 test that passed before');
+  });
+
+  it('ranks as-green changes by size: the smaller change wins ties', () => {
+    const big = judged(0, green, { a: 'passed', b: 'passed', c: 'passed' }, { changedLines: 9 });
+    const small = judged(1, green, { a: 'passed', b: 'passed' }, { changedLines: 2 });
+    const { winner, ranked } = rank([big, small], round);
+    expect(winner?.index).toBe(1);
+    expect(names(ranked)).toEqual([1, 0]);
+  });
+
+  it('a partial fix under review stays as green: its known failure may remain', () => {
+    const partial = evidence({ a: 'passed', env: 'failed' });
+    expect(disqualification(judged(0, partial, { a: 'passed', env: 'failed' }), round)).toBeNull();
+  });
+});

@@ -22,6 +22,12 @@ export interface Rankable {
 export interface JudgeOptions {
   /** Whether baseline tests may go missing (the task allows test edits). */
   readonly allowMissing?: boolean;
+  /**
+   * A review round: the reference is the checkpoint under review (usually green) and the
+   * reviewer's comments are the hypotheses' reason, so a winner need not fix a failure or add a
+   * test; it must stay as green as the reference, and ties go to the smaller change.
+   */
+  readonly reviewRound?: boolean;
 }
 
 const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
@@ -63,6 +69,11 @@ export function disqualification(r: Rankable, options: JudgeOptions = {}): strin
     return 'failures remain and the runner names no tests, so nobody can tell whether it broke one (make it name them: pytest -v, --junitxml, a verbose reporter)';
   }
   const referenceFailures = counts.fixed + counts.stillFailing;
+  if (options.reviewRound === true) {
+    return r.failed > referenceFailures
+      ? `it is less green than the diff under review: ${plural(r.failed, 'test')} failed, ${referenceFailures} before`
+      : null;
+  }
   if (referenceFailures > 0 && counts.fixed === 0) return 'it fixed no failing test';
   if (referenceFailures === 0 && counts.added === 0) {
     return 'the tests already passed, and it added no passing test';
@@ -93,8 +104,20 @@ function tier(r: Rankable, options: JudgeOptions): number {
 const fixedOf = (r: Rankable): number => r.tests?.counts.fixed ?? 0;
 const brokenOf = (r: Rankable): number => r.tests?.counts.broken ?? 0;
 
-/** Tier; more fixed; fewer still failing; fewer broken; more passing; a smaller diff; given order. */
+/**
+ * Tier; more fixed; fewer still failing; fewer broken; more passing; a smaller diff; given order.
+ * In a review round the reviewer's comments are the reason for every candidate: among those as
+ * green as each other, the smaller change wins.
+ */
 export function compareRankables(a: Rankable, b: Rankable, options: JudgeOptions = {}): number {
+  if (options.reviewRound === true) {
+    return (
+      tier(a, options) - tier(b, options) ||
+      a.failed - b.failed ||
+      a.changedLines - b.changedLines ||
+      a.index - b.index
+    );
+  }
   return (
     tier(a, options) - tier(b, options) ||
     fixedOf(b) - fixedOf(a) ||

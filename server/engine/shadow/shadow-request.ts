@@ -40,6 +40,11 @@ export interface ShadowRunRequest {
   readonly reference?: TestEvidence;
   /** Whether a reference test may go missing (the task allows test edits). */
   readonly allowMissing?: boolean;
+  /**
+   * The hypotheses answer a reviewer's comments on the reference (see `JudgeOptions`): a winner
+   * need not fix a failure or add a test.
+   */
+  readonly reviewRound?: boolean;
   /** argv run before the command in every shadow; its failure is a build failure. */
   readonly buildCommand?: readonly string[];
   /**

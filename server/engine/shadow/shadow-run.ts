@@ -142,7 +142,10 @@ export async function shadowRun(
 
   const limits = { ...defaultRunLimits, ...request.limits };
   const { buildCommand, reference } = request;
-  const judging = { allowMissing: request.allowMissing ?? false };
+  const judging = {
+    allowMissing: request.allowMissing ?? false,
+    reviewRound: request.reviewRound ?? false,
+  };
   const limit = pLimit(parallel);
   // Every run in a shadow gets canaries of its own; a run in the workspace itself cannot.
   const placeCanaries = async (hypothesis: PreparedHypothesis): Promise<CanaryPlacement> => {

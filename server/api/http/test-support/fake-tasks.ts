@@ -115,6 +115,16 @@ export class FakeTaskService implements TaskServiceApi {
       owner: null,
       team: null,
       decision: null,
+      review: {
+        round: 0,
+        maxRounds: 5,
+        state: 'none',
+        summary: null,
+        changesRequestedBy: [],
+        openThreads: [],
+        outdatedThreads: 0,
+        resolvedThreads: 0,
+      },
       can: actionsFor(overrides.status ?? 'queued'),
       ...overrides,
     };
@@ -438,6 +448,7 @@ function actionsFor(status: TaskView['status']): TaskView['can'] {
     cancel: active,
     rollback: open,
     review: status === 'awaiting_review',
+    comment: status === 'awaiting_review',
     reopen: status === 'approved',
   };
 }

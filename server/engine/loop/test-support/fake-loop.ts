@@ -36,8 +36,10 @@ export class MemoryLoopStore implements TaskLoopStore {
     index: number;
     startedAt: Date;
     taken: boolean;
+    reviewRound?: number;
     hypotheses: CandidateHypothesis[];
   }[] = [];
+  replies: { threadId: string; body: string; author: string }[] = [];
   inbox: CandidateHypothesis[] = [];
   lastRun: RunSummary | null = null;
   referenceRun: RunSummary | null = null;
@@ -72,6 +74,7 @@ export class MemoryLoopStore implements TaskLoopStore {
       knownFailures: [],
       setup: null,
       recentlyBroken: [],
+      review: null,
       ...task,
     };
   }
@@ -86,7 +89,12 @@ export class MemoryLoopStore implements TaskLoopStore {
       currentIteration:
         current === undefined
           ? null
-          : { index: current.index, startedAt: current.startedAt, taken: current.taken },
+          : {
+              index: current.index,
+              startedAt: current.startedAt,
+              taken: current.taken,
+              reviewRound: current.reviewRound ?? 0,
+            },
       lastRun: this.lastRun,
       referenceRun: this.referenceRun,
     });
@@ -196,6 +204,44 @@ export class MemoryLoopStore implements TaskLoopStore {
       ...spend,
       totalTokens: this.task.tokensUsed,
       totalCostMicroUsd: spend.costMicroUsd,
+    });
+  }
+
+  async recordThreadReplies(
+    _t: string,
+    replies: readonly { threadId: string; body: string }[],
+    author: string,
+  ) {
+    this.replies.push(...replies.map((r) => ({ ...r, author })));
+    for (const reply of replies) {
+      await this.emit('', {
+        type: 'review.thread',
+        threadId: reply.threadId,
+        action: 'replied',
+        by: author,
+      });
+    }
+  }
+
+  /** A reviewer requests changes (what the review service does in its transaction). */
+  async requestChanges(round: number, review: NonNullable<LoopTask['review']>) {
+    const index = this.state.iterationCount + 1;
+    this.iterations.push({
+      index,
+      startedAt: new Date(0),
+      taken: false,
+      reviewRound: round,
+      hypotheses: [],
+    });
+    this.task = { ...this.task, review };
+    await this.emit('', {
+      type: 'task.changes_requested',
+      sha256: this.state.diffSha256 ?? '',
+      by: 'rita',
+      round,
+      iteration: index,
+      summary: null,
+      threads: review.threads,
     });
   }
 
