@@ -104,3 +104,61 @@ export function parseTaskId(id: string): string {
   }
   return id;
 }
+
+const sha256Schema = z
+  .string()
+  .regex(/^[0-9a-f]{64}$/, 'sha256 must be 64 lowercase hexadecimal characters');
+
+const commentBody = z
+  .string()
+  .trim()
+  .min(1, 'a comment may not be empty')
+  .max(20_000, 'a comment may hold at most 20,000 characters');
+
+const lineNumber = (name: string) =>
+  z.int(`${name} must be a line number`).min(1, `${name} must be a line number from 1`);
+
+/** Lines of one side of one file of the diff: what a thread is anchored to. */
+export const lineRangeSchema = z.strictObject({
+  path: z.string().min(1, 'path may not be empty').max(4096),
+  side: z.enum(['new', 'old'], { error: 'side must be "new" (the changed file) or "old"' }),
+  startLine: lineNumber('startLine'),
+  endLine: lineNumber('endLine'),
+});
+
+/** `POST /api/v1/tasks/{id}/reviews`: one review, bound to the hash the reviewer saw. */
+export const submitReviewBodySchema = z.strictObject({
+  verdict: z.enum(['comment', 'request_changes', 'approve'], {
+    error: 'verdict must be "comment", "request_changes" or "approve"',
+  }),
+  sha256: sha256Schema,
+  summary: z.string().max(20_000, 'a summary may hold at most 20,000 characters').optional(),
+  comments: z
+    .array(lineRangeSchema.extend({ body: commentBody }))
+    .max(200, 'send at most 200 comments in one review')
+    .optional(),
+});
+
+/** `POST …/threads/{threadId}/comments`. */
+export const threadCommentBodySchema = z.strictObject({ body: commentBody });
+
+/** Dismissing a standing request for changes. */
+export const dismissReviewBodySchema = z.strictObject({
+  reason: z.string().trim().min(1, 'say why the request is dismissed').max(2000),
+});
+
+/** A draft: a new thread's comment at a range, or a reply to a thread. */
+export const draftBodySchema = z.union([
+  lineRangeSchema.extend({ sha256: sha256Schema, body: commentBody }),
+  z.strictObject({ sha256: sha256Schema, threadId: z.string().min(1).max(64), body: commentBody }),
+]);
+
+const cuidPattern = /^[a-z0-9]{20,40}$/;
+
+/** Thread, review and draft ids are cuids; anything else names nothing. */
+export function parseRecordId(id: string, what: 'thread' | 'review' | 'draft'): string {
+  if (!cuidPattern.test(id)) {
+    throw new AppError('NOT_FOUND', `no ${what} ${JSON.stringify(id.slice(0, 64))}`);
+  }
+  return id;
+}

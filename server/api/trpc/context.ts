@@ -1,11 +1,14 @@
 import type { Runtime, SandboxStatus } from '../../runtime';
 import type { Accounts } from '../../auth';
+import type { ReviewServiceApi } from '../../reviews';
 import type { Actor, TaskServiceApi } from '../../tasks/task-api';
 import { requestOrigin, type RequestOrigin } from './request-guard';
 
 /** What every procedure gets. */
 export interface Context {
   readonly tasks: TaskServiceApi;
+  /** The review conversation; null where the runtime has none (unit tests of other procedures). */
+  readonly reviews: ReviewServiceApi | null;
   /** The signed-in person (session cookie); null when nobody is (signedInProcedure refuses). */
   readonly actor: Actor | null;
   readonly origin: RequestOrigin;
@@ -18,7 +21,7 @@ export interface Context {
 }
 
 export type ContextRuntime = Pick<Runtime, 'tasks'> &
-  Partial<Pick<Runtime, 'sandbox' | 'accounts' | 'listWorkers'>>;
+  Partial<Pick<Runtime, 'reviews' | 'sandbox' | 'accounts' | 'listWorkers'>>;
 
 /** The context without a request: for tests and server-side callers (pages rendering a task). */
 export function createContextInner(options: {
@@ -28,6 +31,7 @@ export function createContextInner(options: {
 }): Context {
   return {
     tasks: options.runtime.tasks,
+    reviews: options.runtime.reviews ?? null,
     actor: options.actor,
     origin: options.origin ?? 'ui',
     sandbox: options.runtime.sandbox ?? null,

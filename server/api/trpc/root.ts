@@ -2,11 +2,13 @@ import { createCallerFactory, router } from './trpc';
 import { listWorkers } from './routers/system/list-workers';
 import { sandboxStatus } from './routers/system/sandbox-status';
 import { tasksRouter } from './routers/tasks';
+import { reviewsRouter } from './routers/reviews';
 import { accountRouter, adminRouter } from './routers/account';
 
 /** The UI's API. Components import only its type (components/trpc/router-types.ts). */
 export const appRouter = router({
   tasks: tasksRouter,
+  reviews: reviewsRouter,
   system: router({ sandbox: sandboxStatus, workers: listWorkers }),
   account: accountRouter,
   admin: adminRouter,
