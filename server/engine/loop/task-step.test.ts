@@ -605,3 +605,100 @@ describe('stepTask: setup, baselines that tell nothing, partial fixes', () => {
     expect(allowed.store.state.status).toBe('awaiting_review');
   });
 });
+
+describe('a review round (a reviewer requested changes)', () => {
+  const thread = {
+    id: 'th1',
+    path: 'calc.py',
+    side: 'new' as const,
+    startLine: 3,
+    endLine: 5,
+    lines: ['def mean(xs):', '    if not xs:', '        return 0'],
+    comments: [{ author: 'rita', body: 'use a guard clause' }],
+  };
+  const review = { round: 1, summaries: [{ author: 'rita', body: 'tidy up' }], threads: [thread] };
+
+  /** A task put up for review in its only iteration (maxIterations 1), then sent back. */
+  async function underReviewThenSentBack(fixer: Fixer) {
+    const store = new MemoryLoopStore({ maxIterations: 1 });
+    const workspace = new FakeWorkspace();
+    const shadows = new FakeShadows();
+    const first = createScriptedFixer([[hypothesis('right')]]);
+    const deps = loopDeps({ store, fixer: first, shadows, workspaces: fakeWorkspaces(workspace) });
+    expect(await drive(deps)).toEqual({ kind: 'done' });
+    expect(store.state.status).toBe('awaiting_review');
+    await store.requestChanges(1, review);
+    expect(store.state.status).toBe('awaiting_hypotheses');
+    return { store, workspace, shadows, deps: { ...deps, fixer } };
+  }
+
+  it('runs one more iteration beyond maxIterations, judged as a round, and puts its winner up', async () => {
+    const asked: (typeof review | null)[] = [];
+    const fixer: Fixer = {
+      name: 'llm',
+      decide: (request) => {
+        asked.push(request.review);
+        return Promise.resolve({
+          kind: 'run',
+          hypotheses: [candidate('right-guard-clause')],
+          replies: [{ threadId: 'th1', body: 'Done: a guard clause.' }],
+        });
+      },
+    };
+    const { store, workspace, shadows, deps } = await underReviewThenSentBack(fixer);
+    const checkpointUnderReview = store.task.checkpointSha;
+    const logged = workspace.log.length;
+
+    expect(await drive(deps)).toEqual({ kind: 'done' });
+    expect(store.state.status).toBe('awaiting_review');
+    // The fixer read the threads; its answers were posted in them, as the fixer's.
+    expect(asked).toEqual([review]);
+    expect(store.replies).toEqual([
+      { threadId: 'th1', body: 'Done: a guard clause.', author: 'fixer:llm' },
+    ]);
+    // Built on the checkpoint under review (not rolled back), judged as a review round: the
+    // reference was green, so the winner fixed nothing and still won.
+    expect(workspace.log.slice(logged).filter((l) => l.startsWith('rollback'))).toEqual([]);
+    expect(shadows.requests.at(-1)?.reviewRound).toBe(true);
+    expect(store.events.at(-2)).toMatchObject({
+      type: 'iteration.finished',
+      index: 2,
+      winner: 'right-guard-clause',
+    });
+    expect(store.task.checkpointSha).not.toBe(checkpointUnderReview);
+    expect(store.types().slice(-5)).toEqual([
+      'task.changes_requested',
+      'iteration.running',
+      'review.thread',
+      'iteration.finished',
+      'review.ready',
+    ]);
+    expect(store.reviews).toHaveLength(2);
+  });
+
+  it('with no winner, puts the checkpoint it was asked to change up again (never fails the task)', async () => {
+    const fixer = createScriptedFixer([[], [hypothesis('wrong')]]);
+    const { store, deps } = await underReviewThenSentBack(fixer);
+    const checkpoint = store.task.checkpointSha;
+
+    expect(await drive(deps)).toEqual({ kind: 'done' });
+    expect(store.state.status).toBe('awaiting_review');
+    expect(store.task.checkpointSha).toBe(checkpoint);
+    expect(store.types().slice(-2)).toEqual(['iteration.finished', 'review.ready']);
+  });
+
+  it('an external round that gets no hypothesis before its deadline goes back to review', async () => {
+    const { store, deps } = await underReviewThenSentBack(createExternalFixer({ gatherMs: 100 }));
+    // Past the round's deadline (60 s), and hours after the task started: the wall-clock budget
+    // of a round counts from the round, so the review's own time spends none of it.
+    const late = { ...deps, clock: fixedClock(new Date(90_000)) };
+    store.task = { ...store.task, startedAt: new Date(-10 * 60 * 60_000) };
+    const round = store.iterations.at(-1);
+    if (round === undefined) throw new Error('no round iteration');
+    round.startedAt = new Date(0);
+    expect(await drive(late)).toEqual({ kind: 'done' });
+    // From awaiting_hypotheses straight back to review: the lifecycle allows it.
+    expect(store.state.status).toBe('awaiting_review');
+    expect(store.types().at(-1)).toBe('review.ready');
+  });
+});

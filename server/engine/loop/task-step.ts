@@ -83,10 +83,14 @@ class TaskStep implements StepContext {
         return runIteration(this, task);
     }
   }
+  /**
+   * When the wall-clock budget ends: counted from the first step, or, in a review round, from the
+   * round's start (the time a person took to review is not the loop's to spend).
+   */
   budgetEnd(task: LoopTask): Date | null {
-    return task.startedAt === null
-      ? null
-      : new Date(task.startedAt.getTime() + task.maxWallClockMs);
+    const round = task.currentIteration;
+    const from = round !== null && round.reviewRound > 0 ? round.startedAt : task.startedAt;
+    return from === null ? null : new Date(from.getTime() + task.maxWallClockMs);
   }
   /** A run's timeout: `limit` (default: the per-run one), capped by the budget left. */
   runTimeout(task: LoopTask, limit = this.deps.runTimeoutMs ?? defaultRunTimeoutMs): number {

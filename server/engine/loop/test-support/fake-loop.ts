@@ -357,7 +357,13 @@ export class FakeShadows implements ShadowPort {
         };
         const disqualified =
           request.demote?.get(h.name) ??
-          disqualification({ ...outcome, index }, { allowMissing: request.allowMissing ?? false });
+          disqualification(
+            { ...outcome, index },
+            {
+              allowMissing: request.allowMissing ?? false,
+              reviewRound: request.reviewRound ?? false,
+            },
+          );
         const overrides = h.edits.length === 0 ? this.baselineOverrides : {};
         return {
           ...outcome,
