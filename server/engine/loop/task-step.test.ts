@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../errors/app-error';
 import { describeError } from '../../queue/job-queue';
-import { createExternalFixer, createScriptedFixer, type Fixer } from './fixer';
+import { createExternalFixer, createScriptedFixer, type Fixer, type ReviewRequest } from './fixer';
 import { stepTask, abandonTask, type LoopDeps, type StepOutcome } from './task-step';
 import {
   FakeSetup,
@@ -633,7 +633,7 @@ describe('a review round (a reviewer requested changes)', () => {
   }
 
   it('runs one more iteration beyond maxIterations, judged as a round, and puts its winner up', async () => {
-    const asked: (typeof review | null)[] = [];
+    const asked: (ReviewRequest | null)[] = [];
     const fixer: Fixer = {
       name: 'llm',
       decide: (request) => {
