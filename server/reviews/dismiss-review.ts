@@ -2,9 +2,7 @@ import { actorLabel, auditedAs, personOf, type Actor } from '../auth/actor';
 import { recordAudit } from '../audit/audit-log';
 import { AppError } from '../errors/app-error';
 import { isAdmin, requireReviewedTask } from './review-access';
-import type { ReviewHistoryItem } from './review-api';
 import type { ReviewServiceDeps } from './review-deps';
-import { personVerdicts } from './review-state';
 
 /**
  * Sets a standing request for changes aside, with a reason: only the reviewer who made it, or an
@@ -64,33 +62,4 @@ export async function dismissReview(
     });
     await emit({ type: 'review.dismissed', reviewId, by, reason: why });
   });
-}
-
-/** People's reviews of the task, oldest first, with how each request for changes was cleared. */
-export async function reviewHistory(
-  deps: Pick<ReviewServiceDeps, 'db'>,
-  { taskId, actor }: { taskId: string; actor: Actor },
-): Promise<ReviewHistoryItem[]> {
-  await requireReviewedTask(deps.db, taskId, actor, 'see');
-  const rows = await deps.db.review.findMany({
-    where: { taskId, verdict: { in: [...personVerdicts] } },
-    orderBy: { createdAt: 'asc' },
-  });
-  return rows.map((r) => ({
-    id: r.id,
-    verdict: r.verdict,
-    by: r.reviewer,
-    summary: r.comment,
-    sha256: r.diffSha256,
-    at: r.createdAt.toISOString(),
-    cleared:
-      r.clearedAt === null
-        ? null
-        : {
-            by: r.clearedBy ?? '',
-            how: r.clearedHow ?? '',
-            reason: r.dismissReason,
-            at: r.clearedAt.toISOString(),
-          },
-  }));
 }

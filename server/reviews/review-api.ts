@@ -25,6 +25,12 @@ export type ReviewHistoryItem = ReadonlyView<z.infer<typeof reviewHistoryItemSch
 export type ThreadSide = (typeof threadSides)[number];
 export type ReviewVerdict = (typeof reviewVerdicts)[number];
 
+export interface EarlierDiff {
+  /** The stored bytes as UTF-8 text (a `git format-patch` mail). */
+  readonly diff: string;
+  readonly sha256: string;
+}
+
 /** Lines of one side of one file of the diff under review. */
 export interface LineRange {
   readonly path: string;
@@ -68,6 +74,11 @@ export interface ReviewServiceApi {
   /** Sets a standing request for changes aside, with a reason (its reviewer or an admin). */
   dismiss(taskId: string, reviewId: string, reason: string, actor: Actor): Promise<void>;
   history(taskId: string, actor: Actor): Promise<readonly ReviewHistoryItem[]>;
+  /**
+   * An earlier diff of the task that a thread was written on or a review was of (an outdated
+   * thread's code in its place); NOT_FOUND for any other hash.
+   */
+  diffAt(taskId: string, sha256: string, actor: Actor): Promise<EarlierDiff>;
   drafts(taskId: string, actor: Actor): Promise<readonly DraftView[]>;
   saveDraft(
     taskId: string,

@@ -437,6 +437,11 @@ for (const backend of backends) {
         writtenOn: { sha256, path: 'calc.py', startLine: 5, endLine: 6 },
         lines: ['    if not xs:', '        return 0.0'],
       });
+      // The diff an outdated thread was written on is one call away; no other task's diff is.
+      expect((await reviews.diffAt(id, sha256, rita)).diff).toContain('+        return 0.0');
+      await expect(reviews.diffAt(id, 'e'.repeat(64), rita)).rejects.toMatchObject({
+        code: 'NOT_FOUND',
+      });
       // Outdated threads do not hold up an approval; open ones on the new diff do.
       await expect(
         reviews.submit(id, { verdict: 'approve', sha256: next.sha256 }, rita),

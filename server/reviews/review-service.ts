@@ -1,6 +1,7 @@
 import type { Actor } from '../auth/actor';
 import { deleteDraft, listDrafts, saveDraft } from './drafts';
-import { dismissReview, reviewHistory } from './dismiss-review';
+import { dismissReview } from './dismiss-review';
+import { earlierDiff, reviewHistory } from './review-history';
 import type { DraftInput, ReviewServiceApi, SubmitReviewInput } from './review-api';
 import type { ReviewServiceDeps } from './review-deps';
 import { submitReview } from './submit-review';
@@ -36,6 +37,10 @@ export class ReviewService implements ReviewServiceApi {
 
   history(taskId: string, actor: Actor) {
     return reviewHistory(this.deps, { taskId, actor });
+  }
+
+  diffAt(taskId: string, sha256: string, actor: Actor) {
+    return earlierDiff(this.deps, { taskId, sha256, actor });
   }
 
   drafts(taskId: string, actor: Actor) {

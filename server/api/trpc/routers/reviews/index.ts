@@ -38,6 +38,15 @@ export const reviewsRouter = router({
     .input(taskInputSchema)
     .output(z.array(reviewHistoryItemSchema).readonly())
     .query(({ ctx, input }) => ctx.reviews.history(input.taskId, ctx.actor)),
+  diffAt: reviewProcedure
+    .input(
+      z.strictObject({
+        taskId: taskIdSchema,
+        sha256: z.string().regex(/^[0-9a-f]{64}$/, 'not a SHA-256'),
+      }),
+    )
+    .output(z.object({ diff: z.string(), sha256: z.string() }))
+    .query(({ ctx, input }) => ctx.reviews.diffAt(input.taskId, input.sha256, ctx.actor)),
   drafts: reviewProcedure
     .input(taskInputSchema)
     .output(z.array(draftViewSchema).readonly())
