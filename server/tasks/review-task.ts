@@ -53,7 +53,7 @@ export async function reviewTask(
     if (status === 'approved') {
       throw new AppError(
         'INVALID_STATE',
-        `task ${taskId} is already approved: a reviewer must reopen it before it can be rejected`,
+        `task ${taskId} is already approved: a reviewer must reopen it before it can be rejected again`,
       );
     }
     if (status !== 'awaiting_review') {
