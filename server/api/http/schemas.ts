@@ -6,6 +6,8 @@ import { hypothesisSchema } from '../../engine/shadow';
 export const bodyLimits = {
   /** Hypotheses carry whole files. */
   hypotheses: 16 * 1024 * 1024,
+  /** A review carries up to 200 comments (each at most 20,000 characters). */
+  review: 16 * 1024 * 1024,
   /** Everything else is a handful of small fields. */
   small: 1024 * 1024,
 } as const;

@@ -21,14 +21,16 @@ afterEach(async () => {
 });
 
 describe('createMcpServer', () => {
-  it('lists the six tools, each with input and output schemas, and none that reviews', async () => {
+  it('lists the eight tools, each with input and output schemas, and none that reviews', async () => {
     const client = await connectInMemory(services, agentActor, 'http');
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual([
       'create_task',
       'get_diff',
       'get_task',
+      'list_threads',
       'milestone',
+      'reply_to_thread',
       'shadow_run',
       'submit_hypotheses',
     ]);
@@ -36,7 +38,7 @@ describe('createMcpServer', () => {
       expect(tool.inputSchema.type).toBe('object');
       expect(tool.outputSchema?.type).toBe('object');
       expect(tool.description).not.toBe('');
-      expect(tool.name).not.toMatch(/approve|reject|review/);
+      expect(tool.name).not.toMatch(/approve|reject|review|resolve|dismiss|request/);
     }
     const create = tools.find((tool) => tool.name === 'create_task');
     expect(Object.keys(create?.inputSchema.properties ?? {})).not.toContain('archive');

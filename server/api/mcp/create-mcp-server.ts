@@ -19,7 +19,9 @@ const instructions =
   'Shadowbox runs candidate fixes (hypotheses: whole new file contents) in copy-on-write shadows ' +
   'of a workspace and ranks them by their test results; the workspace is never written. ' +
   'shadow_run answers "which of these passes" in one call. A task (create_task) is the longer ' +
-  'loop: submit_hypotheses, follow get_task, read get_diff; a person approves the diff.';
+  'loop: submit_hypotheses, follow get_task, read get_diff; a person reviews the diff. Their ' +
+  'review threads (list_threads) are answered with new hypotheses and reply_to_thread; only a ' +
+  'reviewer resolves a thread, requests changes or approves.';
 
 /** An MCP server with the tools registered for one actor; connect it to one transport. */
 export function createMcpServer(options: McpServerOptions): McpServer {

@@ -25,7 +25,9 @@ describe('MCP at /api/mcp with a real runtime and real tokens', () => {
       'create_task',
       'get_diff',
       'get_task',
+      'list_threads',
       'milestone',
+      'reply_to_thread',
       'shadow_run',
       'submit_hypotheses',
     ]);

@@ -1,10 +1,12 @@
 import { workspaceLayout, worktreePath } from '../../engine/workspace';
+import type { ReviewServiceApi } from '../../reviews';
 import type { TaskServiceApi } from '../../tasks/task-api';
 import type { McpServices, McpShadowRunner, McpShadows } from './tool-context';
 
 /** The part of the server's runtime the MCP tools use (a ServerRuntime is one). */
 export interface McpRuntimeParts {
   readonly tasks: TaskServiceApi;
+  readonly reviews: ReviewServiceApi;
   /** The process's one shadow runner (one probe, one sweep), which the task loop uses too. */
   readonly shadows: McpShadowRunner;
   readonly env: { readonly dataDir: string };
@@ -26,7 +28,11 @@ const byRuntime = new WeakMap<McpRuntimeParts, McpServices>();
 export function mcpServicesOf(runtime: McpRuntimeParts): McpServices {
   let services = byRuntime.get(runtime);
   if (services === undefined) {
-    services = { tasks: runtime.tasks, shadows: runtimeShadows(runtime) };
+    services = {
+      tasks: runtime.tasks,
+      reviews: runtime.reviews,
+      shadows: runtimeShadows(runtime),
+    };
     byRuntime.set(runtime, services);
   }
   return services;

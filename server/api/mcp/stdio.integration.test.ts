@@ -56,7 +56,9 @@ describe('npx shadowbox mcp (stdio)', () => {
       'create_task',
       'get_diff',
       'get_task',
+      'list_threads',
       'milestone',
+      'reply_to_thread',
       'shadow_run',
       'submit_hypotheses',
     ]);

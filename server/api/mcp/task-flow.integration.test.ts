@@ -4,6 +4,8 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { snapshotTreeWithTimes as snapshotTree } from '../../test-support/tree-snapshot';
+import { cliActor } from '../../auth/actor';
+import type { ThreadListView, ThreadView } from '../../reviews';
 import type { MilestoneResult, TaskView } from '../../tasks/task-api';
 import { userIn } from '../../test-support/actors';
 import { editOf, fixtureProject, packProject } from '../../test-support/projects';
@@ -11,8 +13,8 @@ import { call, textOf } from './test-support/clients';
 import { startRealMcpServer, type RealMcpServer } from './test-support/real-server';
 
 /**
- * A real task driven over MCP at /api/mcp: shadow_run in its worktree, hypotheses, the diff, and
- * the plan's milestones checked against gate runs on real checkpoints.
+ * A real task driven over MCP at /api/mcp: shadow_run in its worktree, hypotheses, the diff, the
+ * plan's milestones checked against gate runs on real checkpoints, and the review's threads.
  */
 
 const project = fixtureProject('pytest-calc');
@@ -176,5 +178,60 @@ describe('a task driven over MCP', () => {
     expect(refused.status.steps[0]?.status).toBe('done');
     const reset = await milestone('reset', 1);
     expect(reset).toMatchObject({ accepted: true, status: { current: { index: 1 } } });
+  });
+
+  it('lets the agent read the review threads and reply to them, on the real review service', async () => {
+    const { diffSha256 } = await getTask();
+    if (diffSha256 === null) throw new Error('no diff under review');
+    // Someone who may comment opens a thread on the new file's lines (the service, as the CLI).
+    await server.runtime.reviews.submit(
+      taskId,
+      {
+        verdict: 'comment',
+        sha256: diffSha256,
+        summary: 'one question',
+        comments: [
+          {
+            path: 'test_extra.py',
+            side: 'new',
+            startLine: 1,
+            endLine: 2,
+            body: 'why does this test fail on purpose?',
+          },
+        ],
+      },
+      cliActor,
+    );
+    const list = structured(await call(client, 'list_threads', { taskId })) as ThreadListView;
+    expect(list).toMatchObject({
+      diffSha256,
+      threads: [
+        {
+          status: 'open',
+          path: 'test_extra.py',
+          side: 'new',
+          lines: ['def test_extra():', '    assert False'],
+          comments: [{ author: 'cli', body: 'why does this test fail on purpose?' }],
+        },
+      ],
+    });
+    const threadId = list.threads[0]?.id ?? '';
+
+    const task = await call(client, 'get_task', { taskId });
+    expect((structured(task) as TaskView).review).toMatchObject({
+      state: 'commented',
+      openThreads: [{ id: threadId }],
+    });
+    expect(textOf(task)).toMatch(/^review: commented \(round 0 of \d+\)\n/);
+    expect(textOf(task)).toContain(`- test_extra.py:1-2 (new) [thread ${threadId}] cli: why`);
+
+    const replied = structured(
+      await call(client, 'reply_to_thread', { taskId, threadId, body: 'it shows the gates' }),
+    ) as ThreadView;
+    expect(replied).toMatchObject({ id: threadId, status: 'open' });
+    expect(replied.comments.map((c) => [c.authorKind, c.body])).toEqual([
+      ['person', 'why does this test fail on purpose?'],
+      ['agent', 'it shows the gates'],
+    ]);
   });
 });

@@ -1,4 +1,5 @@
 import type { ShadowRunner } from '../../engine/shadow';
+import type { ReviewServiceApi } from '../../reviews';
 import type { Actor, TaskServiceApi } from '../../tasks/task-api';
 
 /** How the client reached the server: the local user over stdio, or a token holder over HTTP. */
@@ -18,6 +19,8 @@ export interface McpShadows {
 /** What the tools are built on; one per process, shared by every MCP session. */
 export interface McpServices {
   readonly tasks: TaskServiceApi;
+  /** The review conversation: the tools read threads and reply; none resolves or gives a verdict. */
+  readonly reviews: ReviewServiceApi;
   readonly shadows: McpShadows;
 }
 

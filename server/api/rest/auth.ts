@@ -1,5 +1,6 @@
 import { requireTokenScope } from '../../auth';
-import type { Actor } from '../../tasks/task-api';
+import { AppError } from '../../errors/app-error';
+import type { Actor, Scope } from '../../tasks/task-api';
 import type { RestRuntime } from './handler';
 
 /** The caller behind `Authorization: Bearer …`; the runtime refuses with UNAUTHENTICATED (401). */
@@ -13,4 +14,21 @@ export function authenticate(request: Request, runtime: RestRuntime): Promise<Ac
  */
 export function requireReviewerScope(actor: Actor): void {
   requireTokenScope(actor, 'reviewer');
+}
+
+const commentScopes: readonly Scope[] = ['agent', 'reviewer'];
+
+/**
+ * Commenting in a review (a `comment` verdict) needs a token with the `agent` or the `reviewer`
+ * scope; the review service checks the person's rights on the task too.
+ */
+export function requireCommentScope(actor: Actor): void {
+  if (actor.kind !== 'token' || actor.scopes.some((scope) => commentScopes.includes(scope))) {
+    return;
+  }
+  throw new AppError(
+    'FORBIDDEN',
+    `commenting needs a token with the 'agent' or the 'reviewer' scope (its scopes: ${actor.scopes.join(', ') || 'none'})`,
+    { details: { tokenId: actor.tokenId, anyOf: commentScopes } },
+  );
 }

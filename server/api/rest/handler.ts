@@ -5,7 +5,10 @@ import { errorResponse } from '../http/errors';
  * The part of the server's Runtime the REST transport uses (a whole Runtime is one), so handlers
  * and their tests need no database, bus or configuration.
  */
-export type RestRuntime = Pick<Runtime, 'tasks' | 'authenticate' | 'uploadDir' | 'maxUploadBytes'>;
+export type RestRuntime = Pick<
+  Runtime,
+  'tasks' | 'reviews' | 'authenticate' | 'uploadDir' | 'maxUploadBytes'
+>;
 
 /** What a REST handler needs from the process. */
 export interface RestDeps {
@@ -16,6 +19,16 @@ export interface RestDeps {
 
 export interface TaskParams {
   readonly id: string;
+}
+
+/** `…/tasks/{id}/threads/{threadId}/…` */
+export interface ThreadParams extends TaskParams {
+  readonly threadId: string;
+}
+
+/** `…/tasks/{id}/reviews/{reviewId}/…` */
+export interface ReviewParams extends TaskParams {
+  readonly reviewId: string;
 }
 
 export type RestHandler<P> = (request: Request, deps: RestDeps, params: P) => Promise<Response>;

@@ -3,9 +3,29 @@ export { handleCancelTask } from './cancel';
 export { handleCreateTask } from './create-task';
 export { handleGetDiff, handleGetPatch } from './diff';
 export { handleTaskEvents } from './events';
-export type { RestDeps, RestHandler, RestRuntime, TaskParams } from './handler';
+export type {
+  RestDeps,
+  RestHandler,
+  RestRuntime,
+  ReviewParams,
+  TaskParams,
+  ThreadParams,
+} from './handler';
 export { handleSubmitHypotheses } from './hypotheses';
 export { handleReopenTask } from './reopen';
 export { handleReview } from './review';
-export { serveRoute, serveTaskRoute, type TaskRouteContext } from './route';
+export { handleDismissReview, handleSubmitReview } from './reviews';
+export {
+  serveRoute,
+  serveTaskRoute,
+  type ReviewRouteContext,
+  type TaskRouteContext,
+  type ThreadRouteContext,
+} from './route';
 export { handleGetTask, handleListTasks } from './tasks';
+export {
+  handleListThreads,
+  handleReopenThread,
+  handleReplyToThread,
+  handleResolveThread,
+} from './threads';

@@ -6,6 +6,16 @@ export interface TaskRouteContext {
   readonly params: Promise<{ id: string }>;
 }
 
+/** Under `app/api/v1/tasks/[id]/threads/[threadId]/…`. */
+export interface ThreadRouteContext {
+  readonly params: Promise<{ id: string; threadId: string }>;
+}
+
+/** Under `app/api/v1/tasks/[id]/reviews/[reviewId]/…`. */
+export interface ReviewRouteContext {
+  readonly params: Promise<{ id: string; reviewId: string }>;
+}
+
 /**
  * Glue for the route files: load the runtime, then run the handler. A runtime that fails to start
  * is answered like any other error (JSON, mapped status), not with Next's HTML error page.
@@ -22,11 +32,12 @@ export async function serveRoute(
   }
 }
 
-export async function serveTaskRoute(
+/** For a route under `tasks/[id]`, and under its nested segments (`[threadId]`, `[reviewId]`). */
+export async function serveTaskRoute<P extends TaskParams>(
   request: Request,
-  context: TaskRouteContext,
+  context: { readonly params: Promise<P> },
   loadRuntime: () => Promise<RestRuntime>,
-  handler: RestHandler<TaskParams>,
+  handler: RestHandler<P>,
 ): Promise<Response> {
   try {
     const [runtime, params] = await Promise.all([loadRuntime(), context.params]);

@@ -12,8 +12,8 @@ const help = `Usage: shadowbox mcp
 Serves the Model Context Protocol on stdin/stdout for a local agent (Claude Code, Codex, …). With
 SHADOWBOX_TOKEN set to an API token it acts as that token's person (their tasks, their scopes);
 without it, as the machine's administrator (like every CLI command). Tools: shadow_run (hypotheses in shadows of a workspace of yours or of a
-task's worktree), create_task, submit_hypotheses, get_task, get_diff, milestone. None approves or
-rejects a task.
+task's worktree), create_task, submit_hypotheses, get_task, get_diff, list_threads,
+reply_to_thread, milestone. None approves, rejects, requests changes or resolves a thread.
 
 It opens the data directory SHADOWBOX_DATA_DIR (default ./data; database DATABASE_URL) and runs
 tasks like the web server, taking them from the same database queue. It ends when stdin ends, or on

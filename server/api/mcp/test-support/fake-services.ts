@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { FakeTaskService } from '../../http/test-support/fake-tasks';
+import { FakeReviewService } from '../../rest/test-support/fake-reviews';
 import type { ShadowRunReport, ShadowRunRequest, ShadowEvent } from '../../../engine/shadow';
 import type { ShadowMode } from '../../../engine/shadow/executor';
 import type { McpServices, McpShadowRunner, McpShadows } from '../tool-context';
@@ -90,6 +91,7 @@ export class FakeShadowRunner implements McpShadowRunner {
 
 export interface FakeServices extends McpServices {
   readonly tasks: FakeTaskService;
+  readonly reviews: FakeReviewService;
   readonly runner: FakeShadowRunner;
   /** Where task worktrees are (none exists until a test makes one). */
   readonly worktrees: string;
@@ -105,8 +107,10 @@ export async function createFakeServices(
     runner: () => Promise.resolve(runner),
     worktreeOf: (taskId) => path.join(worktrees, taskId),
   };
+  const tasks = options.tasks ?? new FakeTaskService();
   return {
-    tasks: options.tasks ?? new FakeTaskService(),
+    tasks,
+    reviews: new FakeReviewService(tasks),
     shadows,
     runner,
     worktrees,

@@ -2,11 +2,16 @@ import type { McpTool } from '../define-tool';
 import { createTaskTool } from './create-task';
 import { getDiffTool } from './get-diff';
 import { getTaskTool } from './get-task';
+import { listThreadsTool } from './list-threads';
 import { milestoneTool } from './milestone';
+import { replyToThreadTool } from './reply-to-thread';
 import { shadowRunTool } from './shadow-run';
 import { submitHypothesesTool } from './submit-hypotheses';
 
-/** Every MCP tool. None approves or rejects: review stays with a person (reviewer tokens, the UI). */
+/**
+ * Every MCP tool. None approves, rejects, requests changes or resolves a thread: review stays with
+ * a person (reviewer tokens, the UI); an agent reads the threads and replies to them.
+ */
 export const mcpTools: readonly McpTool[] = [
   shadowRunTool,
   createTaskTool,
@@ -14,4 +19,6 @@ export const mcpTools: readonly McpTool[] = [
   getTaskTool,
   getDiffTool,
   milestoneTool,
+  listThreadsTool,
+  replyToThreadTool,
 ];

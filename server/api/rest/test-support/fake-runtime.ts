@@ -4,10 +4,12 @@ import { join } from 'node:path';
 import { fakeAuthenticate } from '../../http/test-support/fake-auth';
 import { FakeTaskService } from '../../http/test-support/fake-tasks';
 import type { RestDeps, RestRuntime } from '../handler';
+import { FakeReviewService } from './fake-reviews';
 
 export interface FakeRuntime {
   readonly runtime: RestRuntime;
   readonly tasks: FakeTaskService;
+  readonly reviews: FakeReviewService;
   readonly deps: RestDeps;
   /** Names in the upload directory (empty when nothing was left behind). */
   uploads(): Promise<string[]>;
@@ -20,8 +22,10 @@ export async function createFakeRuntime(
   const root = await mkdtemp(join(tmpdir(), 'shadowbox-rest-'));
   const uploadDir = join(root, 'uploads');
   const tasks = new FakeTaskService();
+  const reviews = new FakeReviewService(tasks);
   const runtime: RestRuntime = {
     tasks,
+    reviews,
     uploadDir,
     maxUploadBytes: options.maxUploadBytes ?? 1024 * 1024,
     authenticate: fakeAuthenticate,
@@ -29,6 +33,7 @@ export async function createFakeRuntime(
   return {
     runtime,
     tasks,
+    reviews,
     deps:
       options.sseHeartbeatMs === undefined
         ? { runtime }

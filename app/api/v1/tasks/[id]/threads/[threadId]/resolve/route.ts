@@ -1,0 +1,9 @@
+import { handleResolveThread, serveTaskRoute, type ThreadRouteContext } from '@/server/api/rest';
+import { getRuntime } from '@/server/runtime';
+
+export const dynamic = 'force-dynamic';
+export const runtime = 'nodejs';
+
+export function POST(request: Request, context: ThreadRouteContext): Promise<Response> {
+  return serveTaskRoute(request, context, getRuntime, handleResolveThread);
+}
