@@ -64,7 +64,9 @@ test('approving a diff that changed since the page loaded is refused, and the ne
   await page.route('**/api/trpc/**', async (route) => {
     const request = route.request();
     const body = request.postData();
-    if (request.method() === 'POST' && request.url().includes('tasks.review') && body !== null) {
+    // Approve sends the review (`reviews.submit`); Reject still goes through `tasks.review`.
+    const verdict = /\b(?:reviews\.submit|tasks\.review)\b/.test(request.url());
+    if (request.method() === 'POST' && verdict && body !== null) {
       await route.continue({ postData: body.replaceAll(current, seen) });
     } else {
       await route.fallback();

@@ -5,12 +5,16 @@
  *     next to the same page for a 10-line diff measured in the same run (target ≤ 1.5 s);
  *  b. N concurrent viewers of one task's event stream (REST SSE with a bearer token, and the UI's
  *     tRPC subscription) while hypotheses run: whether every viewer got every seq exactly once,
- *     and the delivery latency (event stored → viewer), p50/p95.
+ *     and the delivery latency (event stored → viewer), p50/p95;
+ *  c. time to first paint of the diff in the files view (the review conversation) for the
+ *     5,000-line rewrite with 200 review threads on it, against the same diff with none, measured
+ *     in the same run (target ≤ 1 s; see diff-paint.ts).
  * Printed figures, no assertions. Run with
- * `npm run bench:ui [-- --runs 5 --lines 5000 --small-lines 10 --viewers 100 --trpc-viewers 100]`;
- * scratch goes to bench/.work/ui/. Uses Debian's Chromium (`SHADOWBOX_CHROMIUM` overrides).
+ * `npm run bench:ui [-- --runs 5 --lines 5000 --small-lines 10 --viewers 100 --trpc-viewers 100 --threads 200 --only a,b,c]`;
+ * scratch goes to bench/.work/ui/. Uses Debian's Chromium (`SHADOWBOX_CHROMIUM` overrides). The
+ * pages are read signed in as the person whose token makes the tasks.
  */
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -36,6 +40,9 @@ import {
   type ApiClient,
 } from '../../server/test-support/rest-client';
 import { readSse } from '../../server/test-support/sse';
+import { testPassword } from '../../server/test-support/test-password';
+import { measureDiffPaint, openThreads, type PaintTiming } from './diff-paint';
+import { signedInState } from './sign-in';
 
 const { values } = parseArgs({
   options: {
@@ -44,6 +51,8 @@ const { values } = parseArgs({
     'small-lines': { type: 'string', default: '10' },
     viewers: { type: 'string', default: '100' },
     'trpc-viewers': { type: 'string', default: '100' },
+    threads: { type: 'string', default: '200' },
+    only: { type: 'string', default: 'a,b,c' },
   },
 });
 const runs = Math.max(1, Number(values.runs));
@@ -51,6 +60,10 @@ const bigLines = Math.max(10, Number(values.lines));
 const smallLines = Math.max(1, Number(values['small-lines']));
 const restViewers = Math.max(0, Number(values.viewers));
 const trpcViewers = Math.max(0, Number(values['trpc-viewers']));
+const threadCount = Math.max(1, Number(values.threads));
+const parts = new Set(values.only.split(',').map((part) => part.trim()));
+/** The person every token of the run belongs to (`createToken`'s default), and their password. */
+const benchPerson = { username: 'test-reviewer', password: testPassword };
 const work = new URL('../.work/ui/', import.meta.url).pathname;
 const minutes = (n: number): number => n * 60_000;
 
@@ -157,8 +170,15 @@ const longTaskProbe = `
   } catch {}
 `;
 
-async function measurePage(browser: Browser, url: string): Promise<PageTiming> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+async function measurePage(
+  browser: Browser,
+  url: string,
+  storageState: string,
+): Promise<PageTiming> {
+  const context = await browser.newContext({
+    viewport: { width: 1280, height: 900 },
+    storageState,
+  });
   try {
     const page = await context.newPage();
     await page.addInitScript(longTaskProbe);
@@ -179,8 +199,13 @@ async function measurePage(browser: Browser, url: string): Promise<PageTiming> {
             approve !== undefined &&
             Object.keys(approve).some((key) => key.startsWith('__reactProps$'));
           if (approve !== undefined && !approve.disabled && hydrated) seen.__approveAt ??= now;
-          const files = document.querySelector('nav[aria-label="Files in this diff"] a');
-          const drawn = document.querySelector('.d2h-file-wrapper, .d2h-wrapper table') !== null;
+          const files = document.querySelector(
+            'nav[aria-label="Files in this diff"] :is(a, button)',
+          );
+          // The files view (the default) or diff2html's overview.
+          const drawn =
+            document.querySelector('.conv-list .dl, .d2h-file-wrapper, .d2h-wrapper table') !==
+            null;
           const summary = /so the files are\s+listed first/.test(document.body.innerText);
           if (files !== null && (drawn || summary)) seen.__diffAt ??= now;
           if (seen.__approveAt === undefined || seen.__diffAt === undefined) return false;
@@ -254,7 +279,11 @@ async function measurePage(browser: Browser, url: string): Promise<PageTiming> {
   }
 }
 
-async function timeToInteractive(server: ServerHandle, agent: ApiClient): Promise<void> {
+async function timeToInteractive(
+  server: ServerHandle,
+  agent: ApiClient,
+  storageState: string,
+): Promise<void> {
   const big = await taskUnderReview(agent, bigLines);
   const small = await taskUnderReview(agent, smallLines);
   const changed = async (id: string): Promise<string> => {
@@ -270,11 +299,11 @@ async function timeToInteractive(server: ServerHandle, agent: ApiClient): Promis
   const samples = { big: [] as PageTiming[], small: [] as PageTiming[] };
   try {
     // One warm-up each (the server's first render of a route), then interleaved runs.
-    await measurePage(browser, `${server.url}/coding/${big}`);
-    await measurePage(browser, `${server.url}/coding/${small}`);
+    await measurePage(browser, `${server.url}/coding/${big}`, storageState);
+    await measurePage(browser, `${server.url}/coding/${small}`, storageState);
     for (let run = 0; run < runs; run++) {
-      samples.big.push(await measurePage(browser, `${server.url}/coding/${big}`));
-      samples.small.push(await measurePage(browser, `${server.url}/coding/${small}`));
+      samples.big.push(await measurePage(browser, `${server.url}/coding/${big}`, storageState));
+      samples.small.push(await measurePage(browser, `${server.url}/coding/${small}`, storageState));
     }
   } finally {
     await browser.close();
@@ -349,7 +378,22 @@ function openViewer(
   return { viewer, connected };
 }
 
-async function concurrentViewers(server: ServerHandle, agent: ApiClient, token: string) {
+/** The `Cookie` header of a saved browser session: what a signed-in page sends. */
+async function sessionCookie(storageState: string): Promise<string> {
+  const state = JSON.parse(await readFile(storageState, 'utf8')) as {
+    cookies?: { name: string; value: string }[];
+  };
+  return (state.cookies ?? []).map((cookie) => `${cookie.name}=${cookie.value}`).join('; ');
+}
+
+async function concurrentViewers(
+  server: ServerHandle,
+  agent: ApiClient,
+  token: string,
+  storageState: string,
+) {
+  // The UI's subscription answers only a signed-in person, as the page is.
+  const cookie = await sessionCookie(storageState);
   const project = fixtureProject('pytest-calc');
   const archive = await packProject(project);
   const id = await createArchiveTask(agent, archive, {
@@ -379,7 +423,7 @@ async function concurrentViewers(server: ServerHandle, agent: ApiClient, token: 
       openViewer(
         'trpc',
         trpcUrl,
-        { accept: 'text/event-stream' },
+        { accept: 'text/event-stream', cookie },
         controller.signal,
         () => liveSince,
       ),
@@ -428,6 +472,55 @@ async function concurrentViewers(server: ServerHandle, agent: ApiClient, token: 
   }
 }
 
+// ── c. first paint of the diff with review threads ───────────────────────────────────────────
+
+async function diffFirstPaint(
+  server: ServerHandle,
+  agent: ApiClient,
+  storageState: string,
+): Promise<void> {
+  const plain = await taskUnderReview(agent, bigLines);
+  const threaded = await taskUnderReview(agent, bigLines);
+  const { diffSha256 } = await getTask(agent, threaded);
+  if (diffSha256 === null) throw new Error(`task ${threaded} has no diff`);
+  await openThreads(agent, threaded, diffSha256, 'table.py', bigLines, threadCount);
+  console.log(`\n(load average at the start of part c: ${loadAverage()})`);
+  const browser = await chromium.launch(chromiumLaunchOptions);
+  const samples = { threaded: [] as PaintTiming[], plain: [] as PaintTiming[] };
+  try {
+    const at = (id: string): string => `${server.url}/coding/${id}`;
+    await measureDiffPaint(browser, at(threaded), storageState, true);
+    await measureDiffPaint(browser, at(plain), storageState, false);
+    for (let run = 0; run < runs; run++) {
+      samples.threaded.push(await measureDiffPaint(browser, at(threaded), storageState, true));
+      samples.plain.push(await measureDiffPaint(browser, at(plain), storageState, false));
+    }
+  } finally {
+    await browser.close();
+  }
+  const of = (list: PaintTiming[], pick: (t: PaintTiming) => number): number =>
+    median(list.map(pick));
+  console.log(
+    `\nc. /coding/[id]#review-file-0: first paint of the diff (files view), median of ${runs}, fresh browser context each; +${bigLines} −${bigLines} lines`,
+  );
+  for (const [label, list] of [
+    [`${threadCount} threads`, samples.threaded],
+    ['no threads', samples.plain],
+  ] as const) {
+    console.log(
+      `   ${label.padEnd(12)} first paint ${ms(of(list, (t) => t.firstPaint))} (runs: ${list.map((t) => ms(t.firstPaint)).join(', ')}); interactive ${ms(of(list, (t) => t.interactive))}; DOMContentLoaded ${ms(of(list, (t) => t.domContentLoaded))}; long-task blocking ${ms(of(list, (t) => t.blocking))}; rows in the page ${of(list, (t) => t.renderedRows)} (threads ${of(list, (t) => t.renderedThreads)})`,
+    );
+  }
+  const paint = of(samples.threaded, (t) => t.firstPaint);
+  const ratio = paint / of(samples.plain, (t) => t.firstPaint);
+  const ready =
+    of(samples.threaded, (t) => t.interactive) / of(samples.plain, (t) => t.interactive);
+  console.log(
+    `   ratio ${threadCount} threads / none: first paint ${ratio.toFixed(2)}×, interactive ${ready.toFixed(2)}×`,
+  );
+  console.log(`   target ≤ 1 s: ${paint <= 1000 ? 'PASS' : 'MISS'}`);
+}
+
 // ── main ─────────────────────────────────────────────────────────────────────────────────────
 
 await rm(work, { recursive: true, force: true });
@@ -440,8 +533,16 @@ const server = await startServer({ dataDir });
 try {
   const agent = api(server.url, agentToken);
   console.log(`bench:ui against ${server.url} (data ${dataDir})`);
-  await timeToInteractive(server, agent);
-  await concurrentViewers(server, agent, agentToken);
+  const signIn = await chromium.launch(chromiumLaunchOptions);
+  const storageState = await signedInState(
+    signIn,
+    server.url,
+    benchPerson,
+    path.join(work, 'signed-in.json'),
+  ).finally(() => signIn.close());
+  if (parts.has('a')) await timeToInteractive(server, agent, storageState);
+  if (parts.has('b')) await concurrentViewers(server, agent, agentToken, storageState);
+  if (parts.has('c')) await diffFirstPaint(server, agent, storageState);
 } finally {
   await server.kill().catch(() => server.kill9());
 }

@@ -15,7 +15,8 @@ const taskIdPattern = /^[A-Za-z0-9_-]{1,64}$/;
 /** A task's id links to its page; anything else (`user:alice`, a token id) is text. */
 function Target({ action, target }: { readonly action: string; readonly target: string | null }) {
   if (target === null) return '—';
-  const onTask = /^(?:task|hypotheses|milestone)\./.test(action) && taskIdPattern.test(target);
+  const onTask =
+    /^(?:task|hypotheses|milestone|review)\./.test(action) && taskIdPattern.test(target);
   return onTask ? <Link href={`/coding/${target}`}>{target}</Link> : target;
 }
 

@@ -1,8 +1,32 @@
 import { formatTime, plural, shortSha } from '../format';
-import type { IterationState } from './timeline-state';
+import type { IterationState, ReviewRound } from './timeline-state';
 
-/** What one iteration is doing, or what it came to. */
+/** What one iteration is doing, or what it came to; for a review round, who asked for what. */
 export function IterationSummary({ iteration }: { readonly iteration: IterationState }) {
+  return (
+    <>
+      {iteration.review === null ? null : <RoundRequest review={iteration.review} />}
+      <IterationProgress iteration={iteration} />
+    </>
+  );
+}
+
+/** "Changes requested by alice: “…” (1 open thread to answer)". */
+function RoundRequest({ review }: { readonly review: ReviewRound }) {
+  return (
+    <p className="round-request">
+      Changes requested by <strong>{review.by}</strong>
+      {review.summary === null ? null : (
+        <>
+          : <q className="round-summary">{review.summary}</q>
+        </>
+      )}{' '}
+      ({plural(review.threads, 'open thread')} to answer)
+    </p>
+  );
+}
+
+function IterationProgress({ iteration }: { readonly iteration: IterationState }) {
   if (iteration.state === 'awaiting_hypotheses') {
     return (
       <p>

@@ -6,6 +6,7 @@ const none: TaskCan = {
   cancel: false,
   rollback: false,
   review: false,
+  comment: false,
   reopen: false,
 };
 const driving: TaskCan = { ...none, submit: true, cancel: true, rollback: true };

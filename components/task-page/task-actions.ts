@@ -7,6 +7,8 @@ export interface TaskCan {
   readonly cancel: boolean;
   readonly rollback: boolean;
   readonly review: boolean;
+  /** Write in the review threads: line comments, replies (drafts are this person's own). */
+  readonly comment: boolean;
   readonly reopen: boolean;
 }
 
@@ -16,6 +18,8 @@ export interface TaskActions {
   readonly rollback: { readonly shown: boolean; readonly enabled: boolean };
   readonly submit: boolean;
   readonly review: boolean;
+  /** Write line comments and replies on the diff (the server refuses them on a stale one). */
+  readonly comment: boolean;
   readonly reopen: boolean;
   /** The task is under review and this person may not approve or reject it. */
   readonly reviewRefused: boolean;
@@ -37,6 +41,7 @@ export function taskActions(can: TaskCan, stored: TaskStatus, live: TaskStatus):
     rollback: { shown: can.rollback, enabled: can.rollback && (running || underReview) },
     submit: can.submit && !finalStatuses.has(live) && live !== 'approved',
     review: can.review && live === 'awaiting_review',
+    comment: can.comment,
     reopen: can.reopen && live === 'approved',
     reviewRefused: !can.review && stored === 'awaiting_review' && live === 'awaiting_review',
   };

@@ -6,7 +6,15 @@ import { HypothesisAuthor } from '../author/hypothesis-author';
 import { fixTestsOf } from '../review/fix-tests';
 import { ReviewPanel } from '../review/review-panel';
 import { useTRPC } from '../trpc/client';
-import type { DiffView, TaskEvent, TaskView, TimelineItem } from '../trpc/router-types';
+import type { Viewer } from '../review/review-state';
+import type {
+  DiffView,
+  DraftView,
+  TaskEvent,
+  TaskView,
+  ThreadList,
+  TimelineItem,
+} from '../trpc/router-types';
 import { useTrailingThrottle } from '../use-throttled';
 import { HypothesesTable } from './hypotheses-table';
 import { PlanSection } from './plan-section';
@@ -28,14 +36,38 @@ const progressOnly: ReadonlySet<TaskEvent['type']> = new Set([
   'intake.git.progress',
 ]);
 
+/**
+ * Events after which the review conversation is read again: threads opened, answered, resolved,
+ * moved onto a new diff (`review.ready`) or outdated; drafts sent with a review.
+ */
+const conversationEvents: ReadonlySet<TaskEvent['type']> = new Set([
+  'review.ready',
+  'review.submitted',
+  'review.thread',
+  'review.dismissed',
+  'task.changes_requested',
+  'task.approved',
+  'task.rejected',
+  'task.reopened',
+  'iteration.finished',
+]);
+
 /** `/coding/[id]`: the live timeline of one task, hand-written hypotheses, and the review. */
 export function TaskPage({
   initialTask,
   initialDiff,
+  initialThreads,
+  initialDrafts,
+  viewer,
 }: {
   readonly initialTask: TaskView;
   /** The diff under review when the page was rendered, if any. */
   readonly initialDiff: DiffView | null;
+  /** The review threads and the person's drafts when the page was rendered (null: not read). */
+  readonly initialThreads: ThreadList | null;
+  readonly initialDrafts: readonly DraftView[] | null;
+  /** Who is signed in (their own threads and requests for changes are theirs to act on). */
+  readonly viewer: Viewer | null;
 }) {
   const taskId = initialTask.id;
   const trpc = useTRPC();
@@ -44,11 +76,15 @@ export function TaskPage({
   const refresh = useTrailingThrottle(() => {
     void queryClient.invalidateQueries({ queryKey: trpc.tasks.get.queryKey({ taskId }) });
   }, 300);
+  const refreshConversation = useTrailingThrottle(() => {
+    void queryClient.invalidateQueries({ queryKey: trpc.reviews.pathKey() });
+  }, 300);
   const onEvent = useCallback(
     (item: TimelineItem) => {
       if (!progressOnly.has(item.event.type)) refresh();
+      if (conversationEvents.has(item.event.type)) refreshConversation();
     },
-    [refresh],
+    [refresh, refreshConversation],
   );
   const { timeline, connection, connectionError } = useTaskTimeline(taskId, onEvent);
 
@@ -92,11 +128,16 @@ export function TaskPage({
           status={status}
           latestSha256={latestSha256}
           initialDiff={initialDiff}
+          initialThreads={initialThreads}
+          initialDrafts={initialDrafts}
           reviewComments={task.reviewComments}
           fixTests={fixTestsOf(task.iterations)}
           stillFailing={stillFailing}
           actions={actions}
+          canResolveAny={task.can.review}
           decision={task.decision}
+          review={task.review}
+          viewer={viewer}
         />
       )}
     </>

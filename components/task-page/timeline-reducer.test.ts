@@ -403,4 +403,115 @@ describe('reduceTimeline', () => {
     ]);
     expect(reduceTimeline(state, comment[0]!)).toBe(state);
   });
+
+  it('starts the review round’s iteration when changes are requested, saying who asked', () => {
+    const before = fold(items(log));
+    const sha = 'f'.repeat(64);
+    const round = items(
+      [
+        {
+          type: 'review.submitted',
+          verdict: 'request_changes',
+          sha256: sha,
+          by: 'alice',
+          threads: 1,
+          replies: 0,
+        },
+        {
+          type: 'task.changes_requested',
+          sha256: sha,
+          by: 'alice',
+          round: 1,
+          iteration: 2,
+          summary: 'Explain the blank line.',
+          threads: [
+            {
+              id: 't1',
+              path: 'calc.py',
+              side: 'new',
+              startLine: 3,
+              endLine: 5,
+              lines: ['', 'def add(a, b):', '    return a + b'],
+              comments: [{ author: 'alice', body: 'Why?' }],
+            },
+          ],
+        },
+        { type: 'hypotheses.submitted', names: ['answer'], origin: 'agent' },
+        { type: 'iteration.running', index: 2, hypotheses: [{ name: 'answer', origin: 'agent' }] },
+      ],
+      log.length + 1,
+    );
+    const waiting = fold(round.slice(0, 2), before);
+    expect(waiting.status).toBe('awaiting_hypotheses');
+    expect(waiting.iterations.map((it) => [it.index, it.state, it.review])).toEqual([
+      [1, 'finished', null],
+      [
+        2,
+        'awaiting_hypotheses',
+        { round: 1, by: 'alice', summary: 'Explain the blank line.', threads: 1 },
+      ],
+    ]);
+    // The request itself is one note (review.submitted of a request adds none of its own).
+    expect(waiting.notes.map((n) => [n.kind, n.text, n.details])).toEqual([
+      [
+        'changes_requested',
+        'Changes requested by alice on diff ffffffffffff: review round 1, iteration 2',
+        ['Explain the blank line.', 'calc.py:3–5'],
+      ],
+    ]);
+    const running = fold(round.slice(2), waiting);
+    expect(running.status).toBe('iterating');
+    expect(running.iterations[1]).toMatchObject({ state: 'running', review: { by: 'alice' } });
+    expect(running.pending).toEqual([]);
+    expect(fold(round, running)).toBe(running);
+  });
+
+  it('notes a review that only comments, and a dismissed request, without changing the status', () => {
+    const before = fold(items(log));
+    const state = fold(
+      items(
+        [
+          {
+            type: 'review.submitted',
+            verdict: 'comment',
+            sha256: 'f'.repeat(64),
+            by: 'bob',
+            threads: 2,
+            replies: 1,
+          },
+          { type: 'review.dismissed', reviewId: 'r1', by: 'alice', reason: 'answered in chat' },
+        ],
+        log.length + 1,
+      ),
+      before,
+    );
+    expect(state.status).toBe('awaiting_review');
+    expect(state.notes.map((n) => [n.kind, n.text])).toEqual([
+      ['commented', 'bob commented on diff ffffffffffff: 2 new threads, 1 reply'],
+      ['dismissed', 'alice dismissed a request for changes: answered in chat'],
+    ]);
+  });
+
+  it('folds one person’s thread actions in a row into one note', () => {
+    const thread = (
+      threadId: string,
+      action: 'replied' | 'resolved' | 'reopened',
+      by: string,
+    ): TaskEvent => ({ type: 'review.thread', threadId, action, by });
+    const all = items([
+      thread('t1', 'resolved', 'alice'),
+      thread('t2', 'resolved', 'alice'),
+      thread('t3', 'resolved', 'alice'),
+      thread('t1', 'replied', 'bob (token:x)'),
+      thread('t1', 'reopened', 'alice'),
+    ]);
+    const state = fold(all);
+    expect(state.notes.map((n) => [n.seq, n.kind, n.text])).toEqual([
+      [1, 'thread', 'alice resolved 3 threads'],
+      [4, 'thread', 'bob (token:x) replied to a thread'],
+      [5, 'thread', 'alice reopened a thread'],
+    ]);
+    expect(state.notes[0]?.at).toBe('2026-11-02T10:00:00.000Z');
+    expect(fold(all, state)).toBe(state);
+  });
 });

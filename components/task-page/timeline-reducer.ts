@@ -188,6 +188,42 @@ function apply(state: TimelineState, { seq, createdAt, event }: TimelineItem): T
         'advice',
         `Reviewer model ${event.reviewer}: ${verdictWord(event.verdict)} on diff ${shortSha(event.diffSha256)} (advisory)`,
       );
+    case 'review.submitted':
+      // A request for changes or an approval is told by the verdict's own event, which follows.
+      return event.verdict === 'comment'
+        ? note(
+            'commented',
+            `${event.by} commented on diff ${shortSha(event.sha256)}: ${reviewCounts(event.threads, event.replies)}`,
+          )
+        : state;
+    case 'task.changes_requested': {
+      const next = updateIteration(state, event.iteration, (it) => ({
+        ...it,
+        state: 'awaiting_hypotheses',
+        review: {
+          round: event.round,
+          by: event.by,
+          summary: event.summary,
+          threads: event.threads.length,
+        },
+      }));
+      const text = `Changes requested by ${event.by} on diff ${shortSha(event.sha256)}: review round ${event.round}, iteration ${event.iteration}`;
+      const details = [
+        ...(event.summary === null ? [] : [event.summary]),
+        ...event.threads.map(
+          (t) =>
+            `${t.path}:${t.startLine === t.endLine ? t.startLine : `${t.startLine}–${t.endLine}`}${t.side === 'old' ? ' (old)' : ''}`,
+        ),
+      ];
+      return {
+        ...next,
+        notes: [...next.notes, { seq, at: createdAt, kind: 'changes_requested', text, details }],
+      };
+    }
+    case 'review.thread':
+      return threadNote(state, seq, createdAt, event);
+    case 'review.dismissed':
+      return note('dismissed', `${event.by} dismissed a request for changes: ${event.reason}`);
     case 'task.approved':
       return note('approved', `Approved by ${event.by} (diff ${event.sha256.slice(0, 12)})`);
     case 'task.rejected':
@@ -210,6 +246,42 @@ function apply(state: TimelineState, { seq, createdAt, event }: TimelineItem): T
     default:
       return state;
   }
+}
+
+const threadVerbs: Readonly<Record<EventOf<'review.thread'>['action'], string>> = {
+  replied: 'replied to',
+  resolved: 'resolved',
+  reopened: 'reopened',
+};
+
+/**
+ * "alice resolved a thread"; the same person doing the same to threads one after another folds
+ * into one note ("alice resolved 3 threads"), so 200 resolutions are one line of the timeline.
+ */
+function threadNote(
+  state: TimelineState,
+  seq: number,
+  at: string,
+  event: EventOf<'review.thread'>,
+): TimelineState {
+  const key = `thread:${event.action}:${event.by}`;
+  const last = state.notes.at(-1);
+  const count = last?.group?.key === key ? last.group.count + 1 : 1;
+  const text = `${event.by} ${threadVerbs[event.action]} ${count === 1 ? 'a thread' : `${count} threads`}`;
+  const folded: Note = { seq, at, kind: 'thread', text, details: [], group: { key, count } };
+  const kept = count === 1 ? state.notes : state.notes.slice(0, -1);
+  return {
+    ...state,
+    notes: [...kept, count === 1 ? folded : { ...folded, seq: last?.seq ?? seq }],
+  };
+}
+
+function reviewCounts(threads: number, replies: number): string {
+  const parts = [
+    ...(threads === 0 ? [] : [`${threads} new thread${threads === 1 ? '' : 's'}`]),
+    ...(replies === 0 ? [] : [`${replies} repl${replies === 1 ? 'y' : 'ies'}`]),
+  ];
+  return parts.length === 0 ? 'a summary' : parts.join(', ');
 }
 
 /** This worker lacked the task's workspace (a takeover) or held an older one: what it rebuilt. */
@@ -249,6 +321,7 @@ function updateIteration(
     winner: null,
     green: null,
     checkpointSha: null,
+    review: null,
   };
   const changed = change(base);
   const others = state.iterations.filter((it) => it.index !== index);

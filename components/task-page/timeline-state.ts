@@ -28,6 +28,17 @@ export interface IterationState {
   readonly winner: string | null;
   readonly green: boolean | null;
   readonly checkpointSha: string | null;
+  /** A review round's iteration: who asked for changes, and what they asked. Null otherwise. */
+  readonly review: ReviewRound | null;
+}
+
+/** A reviewer's request for changes, which started the iteration of its review round. */
+export interface ReviewRound {
+  readonly round: number;
+  readonly by: string;
+  readonly summary: string | null;
+  /** The open threads the round's hypotheses answer. */
+  readonly threads: number;
 }
 
 /** Installing the dependencies, once, before the baseline. */
@@ -71,10 +82,19 @@ export interface Note {
     | 'gates_red'
     | 'step_done'
     | 'step_reset'
-    | 'advice';
+    | 'advice'
+    | 'commented'
+    | 'changes_requested'
+    | 'thread'
+    | 'dismissed';
   readonly text: string;
   /** Lines under the text (e.g. each gate's result). */
   readonly details: readonly string[];
+  /**
+   * Notes of one group in a row fold into one ("alice resolved 3 threads"): the group and how
+   * many events the note stands for.
+   */
+  readonly group?: { readonly key: string; readonly count: number };
 }
 
 /** The fixer's spend as the stream reported it: the task's totals after the last decision. */

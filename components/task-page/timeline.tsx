@@ -97,7 +97,11 @@ export function Timeline({
         {timeline.iterations.map((iteration) => (
           <Step
             key={iteration.index}
-            title={`Iteration ${iteration.index}`}
+            title={
+              iteration.review === null
+                ? `Iteration ${iteration.index}`
+                : `Iteration ${iteration.index} (review round ${iteration.review.round})`
+            }
             state={iteration.state.replace('_', ' ')}
           >
             <IterationSummary iteration={iteration} />

@@ -32,3 +32,18 @@ export type Role = Me['role'];
 export type ApiToken = AccountOutputs['tokens'][number];
 export type TokenScope = ApiToken['scopes'][number];
 export type AuditEntry = inferRouterOutputs<AppRouter>['admin']['audit'][number];
+
+type ReviewOutputs = inferRouterOutputs<AppRouter>['reviews'];
+type ReviewInputs = inferRouterInputs<AppRouter>['reviews'];
+
+/** The review conversation (`reviews.*`): threads on the diff, the person's drafts, verdicts. */
+export type ThreadList = ReviewOutputs['threads'];
+export type ThreadView = ThreadList['threads'][number];
+export type ThreadComment = ThreadView['comments'][number];
+export type ThreadSide = ThreadView['side'];
+export type DraftView = ReviewOutputs['drafts'][number];
+export type ReviewHistoryItem = ReviewOutputs['history'][number];
+export type DraftInput = ReviewInputs['saveDraft']['draft'];
+export type ReviewVerdict = ReviewInputs['submit']['verdict'];
+/** TaskView's `review`: the round, the standing verdict, who asked for changes, open threads. */
+export type ReviewSummary = TaskView['review'];

@@ -88,3 +88,35 @@ export async function docsScreenshot(page: Page, name: string): Promise<void> {
     animations: 'disabled',
   });
 }
+
+/**
+ * A screenshot for the docs of the part of the page that holds `parts` (from the top of the first
+ * to the bottom of the last, the page's width), only when asked (`SHADOWBOX_SCREENSHOTS=1`).
+ */
+export async function docsClipScreenshot(
+  page: Page,
+  parts: readonly Locator[],
+  name: string,
+): Promise<void> {
+  if (process.env.SHADOWBOX_SCREENSHOTS !== '1') return;
+  const [first] = parts;
+  if (first === undefined) return;
+  await first.scrollIntoViewIfNeeded();
+  const boxes = [];
+  for (const part of parts) {
+    const box = await part.boundingBox();
+    if (box === null) throw new Error(`${String(part)} is not on the page`);
+    boxes.push(box);
+  }
+  // Boxes are in the viewport's coordinates; a full-page clip is in the document's.
+  const scrollY = await page.evaluate(() => window.scrollY);
+  const top = Math.min(...boxes.map((box) => box.y)) + scrollY;
+  const bottom = Math.max(...boxes.map((box) => box.y + box.height)) + scrollY;
+  const viewport = page.viewportSize() ?? { width: 1280, height: 900 };
+  await page.screenshot({
+    path: path.join(repoRoot, 'docs', 'screenshots', name),
+    fullPage: true,
+    clip: { x: 0, y: Math.max(0, top - 8), width: viewport.width, height: bottom - top + 16 },
+    animations: 'disabled',
+  });
+}

@@ -23,15 +23,29 @@ export default async function TaskRoute({ params }: { params: Promise<{ id: stri
     if (isNoSuchTask(error)) notFound();
     throw error;
   });
-  // The diff as it is now is what this page shows (and what a verdict is bound to).
-  const diff =
-    task.diffSha256 === null ? null : await caller.tasks.diff({ taskId: id }).catch(() => null);
+  // The diff as it is now is what this page shows (and what a verdict is bound to), with its
+  // review conversation: the threads, and the person's own drafts when they may comment.
+  const underReview = task.diffSha256 !== null;
+  const [diff, threads, drafts, me] = await Promise.all([
+    underReview ? caller.tasks.diff({ taskId: id }).catch(() => null) : null,
+    underReview ? caller.reviews.threads({ taskId: id }).catch(() => null) : null,
+    underReview && task.can.comment
+      ? caller.reviews.drafts({ taskId: id }).catch(() => null)
+      : null,
+    caller.account.me().catch(() => null),
+  ]);
   return (
     <>
       <p>
         <Link href="/coding">← All tasks</Link>
       </p>
-      <TaskPage initialTask={task} initialDiff={diff} />
+      <TaskPage
+        initialTask={task}
+        initialDiff={diff}
+        initialThreads={threads}
+        initialDrafts={drafts}
+        viewer={me}
+      />
     </>
   );
 }
