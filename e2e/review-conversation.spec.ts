@@ -27,21 +27,12 @@ interface RestThread {
   readonly comments: readonly { readonly author: string; readonly body: string }[];
 }
 
-/**
- * `GET /api/v1/tasks/{id}/threads`, as an agent reads it. The route may still be on its way
- * into the server (another change adds it): a 404 from Next itself (no such route, not a task
- * the caller cannot see) is waited out for a while.
- */
+/** `GET /api/v1/tasks/{id}/threads`, as an agent reads it. */
 async function readThreads(agent: ApiClient, id: string): Promise<readonly RestThread[]> {
-  const deadline = Date.now() + 2 * minute;
-  for (;;) {
-    const response = await agent.get(`/api/v1/tasks/${encodeURIComponent(id)}/threads`);
-    if (response.status === 200 && isRecord(response.body)) {
-      return response.body.threads as readonly RestThread[];
-    }
-    if (Date.now() > deadline) throw new Error(describeResponse(response));
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
-  }
+  const response = await agent.get(`/api/v1/tasks/${encodeURIComponent(id)}/threads`);
+  expect(response.status, describeResponse(response)).toBe(200);
+  if (!isRecord(response.body)) throw new Error(describeResponse(response));
+  return response.body.threads as readonly RestThread[];
 }
 
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
