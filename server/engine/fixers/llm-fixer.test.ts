@@ -354,13 +354,17 @@ describe('createLlmFixer', () => {
         spend: expect.anything() as unknown,
         // In the threads' order; the reply to an unknown thread is dropped.
         replies: [
-          { threadId: 'th-a', body: 'Returns 0.0 for an empty list now.' },
-          { threadId: 'th-b', body: 'Added a docstring.' },
+          {
+            threadId: 'th-a',
+            body: 'Returns 0.0 for an empty list now.',
+            hypothesis: 'llm-2-1-guard-empty',
+          },
+          { threadId: 'th-b', body: 'Added a docstring.', hypothesis: 'llm-2-1-guard-empty' },
         ],
       });
     });
 
-    it('keeps, per thread, the reply of the first sample that answers it', async () => {
+    it('returns every sample’s replies, each naming its hypothesis (the loop posts the winner’s)', async () => {
       const { fixer: llm } = fixer(() => ({
         contents: [
           fixJson('no replies', { 'calc.py': fixedCalcPy }),
@@ -372,14 +376,13 @@ describe('createLlmFixer', () => {
         ],
       }));
       const decision = await llm.decide(request({ review }), signal);
-      expect(decision).toMatchObject({
-        kind: 'run',
-        replies: [
-          { threadId: 'th-a', body: 'empty list handled (3)' },
-          { threadId: 'th-b', body: 'docstring added (2)' },
-        ],
-      });
-      if (decision.kind !== 'run') return;
+      if (decision.kind !== 'run') throw new Error(`expected run, got ${decision.kind}`);
+      const names = decision.hypotheses.map((c) => c.hypothesis.name);
+      expect(decision.replies).toEqual([
+        { threadId: 'th-a', body: 'empty list handled (3)', hypothesis: names[2] },
+        { threadId: 'th-b', body: 'docstring added (2)', hypothesis: names[1] },
+        { threadId: 'th-b', body: 'docstring added (3)', hypothesis: names[2] },
+      ]);
       expect(decision.hypotheses).toHaveLength(3);
       for (const candidate of decision.hypotheses) {
         expect(Object.keys(candidate.hypothesis).sort()).toEqual(['delete', 'edits', 'name']);

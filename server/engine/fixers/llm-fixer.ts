@@ -37,10 +37,8 @@ const maxFillFiles = 40;
  * demotes them.
  *
  * In a review round the prompt carries the reviewers' threads and each answer may reply to them.
- * The decision holds at most one reply per thread: that of the first sample (in sample order)
- * that answers the thread, so one answer's replies are kept together and threads it left
- * unanswered are filled from the next samples. Which hypothesis wins is only known after the run,
- * so a reply may describe a sample other than the winner.
+ * Every sample's replies are returned, each naming its hypothesis: which one wins is known only
+ * after the run, and the loop posts the winner's replies alone.
  */
 export function createLlmFixer(options: LlmFixerOptions): Fixer {
   const caller = createModelCaller(options);
@@ -82,32 +80,33 @@ export function createLlmFixer(options: LlmFixerOptions): Fixer {
       const taken = new Set(pending.map((candidate) => candidate.hypothesis.name));
       const hypotheses: CandidateHypothesis[] = [...pending];
       const rejected: RejectedHypothesis[] = [];
-      const replies = new Map<string, ThreadReply>();
+      const replies: ThreadReply[] = [];
       results.forEach((result, i) => {
         if (result.kind === 'rejected') {
           rejected.push({ name: `llm-sample-${i + 1}`, origin: 'llm', reason: result.reason });
           return;
         }
+        const name = llmHypothesisName(request.iteration, i + 1, result.value.name, taken);
         hypotheses.push({
-          hypothesis: {
-            name: llmHypothesisName(request.iteration, i + 1, result.value.name, taken),
-            edits: result.value.edits,
-            delete: result.value.delete,
-          },
+          hypothesis: { name, edits: result.value.edits, delete: result.value.delete },
           origin: 'llm',
           author: 'fixer:llm',
           submittedAt: request.now,
         });
-        for (const reply of result.value.replies ?? []) {
-          if (!replies.has(reply.threadId)) replies.set(reply.threadId, reply);
-        }
+        for (const reply of result.value.replies ?? [])
+          replies.push({ ...reply, hypothesis: name });
       });
       const spend = meter.spend(options.prices);
       if (request.review === null) return { kind: 'run', hypotheses, rejected, spend };
-      // In the request's thread order.
-      const ordered = request.review.threads
-        .map((thread) => replies.get(thread.id))
-        .filter((reply): reply is ThreadReply => reply !== undefined);
+      // In the request's thread order, then sample order.
+      const order = new Map(request.review.threads.map((thread, i) => [thread.id, i]));
+      const ordered = replies
+        .map((reply, i) => ({ reply, i }))
+        .sort(
+          (a, b) =>
+            (order.get(a.reply.threadId) ?? 0) - (order.get(b.reply.threadId) ?? 0) || a.i - b.i,
+        )
+        .map(({ reply }) => reply);
       return { kind: 'run', hypotheses, rejected, spend, replies: ordered };
     },
   };

@@ -93,6 +93,11 @@ export interface ReviewRequest {
 export interface ThreadReply {
   readonly threadId: string;
   readonly body: string;
+  /**
+   * The hypothesis the reply speaks for: it is posted only if that hypothesis wins (a reply
+   * describing a change that did not land would mislead the reviewer). Unset: posted as it is.
+   */
+  readonly hypothesis?: string;
 }
 
 /** A hypothesis a fixer produced but that cannot run (e.g. an answer that never validated). */

@@ -1,6 +1,6 @@
 import { testEditorsOf } from '../review/test-edits';
 import type { Hypothesis } from '../shadow/hypothesis';
-import type { CandidateHypothesis, RejectedHypothesis } from './fixer';
+import type { CandidateHypothesis, RejectedHypothesis, ThreadReply } from './fixer';
 import type { LoopTask } from './loop-ports';
 import { failingIds, remainingFailures } from './run-evidence';
 import { again, done, type StepContext, type StepOutcome } from './step-context';
@@ -28,6 +28,9 @@ export async function runIteration(step: StepContext, task: LoopTask): Promise<S
   const workspace = await step.deps.workspaces.open(task);
   let candidates: readonly CandidateHypothesis[];
   let rejected: readonly RejectedHypothesis[] = [];
+  // A fixer's answers to the round's threads: posted once the run says whose change landed.
+  let replies: readonly ThreadReply[] = [];
+  let replier = '';
   if (iteration.taken) {
     // A step ran these and did not finish (crash, restart): start over from the checkpoint.
     await workspace.rollbackTo(step.required(task.checkpointSha, 'checkpoint'));
@@ -86,13 +89,8 @@ export async function runIteration(step: StepContext, task: LoopTask): Promise<S
     candidates = decision.hypotheses;
     rejected = decision.rejected ?? [];
     await step.deps.store.takeHypotheses(step.taskId, iteration.index, candidates);
-    if (decision.replies !== undefined && decision.replies.length > 0) {
-      await step.deps.store.recordThreadReplies(
-        step.taskId,
-        decision.replies,
-        `fixer:${fixer.name}`,
-      );
-    }
+    replies = decision.replies ?? [];
+    replier = `fixer:${fixer.name}`;
   }
 
   const hypotheses = candidates.map((c) => c.hypothesis);
@@ -135,6 +133,10 @@ export async function runIteration(step: StepContext, task: LoopTask): Promise<S
     green,
     rejected,
   });
+  const landed = replies.filter(
+    (r) => r.hypothesis === undefined || r.hypothesis === report.winner,
+  );
+  if (landed.length > 0) await step.deps.store.recordThreadReplies(step.taskId, landed, replier);
   if (!(await runGates(step, task, workspace, checkpointSha))) return step.aborted(task);
   if (green) return putUpForReview(step, { ...task, checkpointSha }, workspace, noFailures);
   // A review round has one iteration: its winner, or else the checkpoint it was asked to change,

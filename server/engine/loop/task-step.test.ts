@@ -640,8 +640,12 @@ describe('a review round (a reviewer requested changes)', () => {
         asked.push(request.review);
         return Promise.resolve({
           kind: 'run',
-          hypotheses: [candidate('right-guard-clause')],
-          replies: [{ threadId: 'th1', body: 'Done: a guard clause.' }],
+          hypotheses: [candidate('right-guard-clause'), candidate('wrong-early-return')],
+          // Only the winner's reply is posted: the loser's change did not land.
+          replies: [
+            { threadId: 'th1', body: 'Done: a guard clause.', hypothesis: 'right-guard-clause' },
+            { threadId: 'th1', body: 'Done: returns early.', hypothesis: 'wrong-early-return' },
+          ],
         });
       },
     };
@@ -654,13 +658,18 @@ describe('a review round (a reviewer requested changes)', () => {
     // The fixer read the threads; its answers were posted in them, as the fixer's.
     expect(asked).toEqual([review]);
     expect(store.replies).toEqual([
-      { threadId: 'th1', body: 'Done: a guard clause.', author: 'fixer:llm' },
+      {
+        threadId: 'th1',
+        body: 'Done: a guard clause.',
+        hypothesis: 'right-guard-clause',
+        author: 'fixer:llm',
+      },
     ]);
     // Built on the checkpoint under review (not rolled back), judged as a review round: the
     // reference was green, so the winner fixed nothing and still won.
     expect(workspace.log.slice(logged).filter((l) => l.startsWith('rollback'))).toEqual([]);
     expect(shadows.requests.at(-1)?.reviewRound).toBe(true);
-    expect(store.events.at(-2)).toMatchObject({
+    expect(store.events.at(-3)).toMatchObject({
       type: 'iteration.finished',
       index: 2,
       winner: 'right-guard-clause',
@@ -669,8 +678,8 @@ describe('a review round (a reviewer requested changes)', () => {
     expect(store.types().slice(-5)).toEqual([
       'task.changes_requested',
       'iteration.running',
-      'review.thread',
       'iteration.finished',
+      'review.thread',
       'review.ready',
     ]);
     expect(store.reviews).toHaveLength(2);
