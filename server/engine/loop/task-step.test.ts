@@ -517,6 +517,35 @@ describe('stepTask: setup, baselines that tell nothing, partial fixes', () => {
     expect(workspace.log).toContain('checkpoint Iteration 1: half [src/a.py]');
   });
 
+  it('a partial fix whose next iteration waits in vain goes to review partial, never interrupted or rolled back', async () => {
+    // The path that lost a right fix: iteration 1 wins by id but leaves an environmental
+    // failure; iteration 2 waits for hypotheses nobody sends; at the deadline the task took
+    // 'review.ready' while awaiting hypotheses, which the lifecycle refused, and ended
+    // interrupted, rolled back. A short wait reproduces it.
+    const store = new MemoryLoopStore({ maxIterations: 2, hypothesisWaitMs: 1000 });
+    const workspace = new FakeWorkspace();
+    const clock = { now: () => new Date(0) };
+    const deps = loopDeps({
+      store,
+      fixer: createExternalFixer({ gatherMs: 0 }),
+      workspaces: fakeWorkspaces(workspace),
+      clock,
+    });
+    expect(await drive(deps)).toEqual({ kind: 'park', until: new Date(1000) });
+    store.inbox.push({ ...candidate('half'), hypothesis: hypothesis('half', 'src/a.py') });
+    expect(await drive(deps)).toEqual({ kind: 'park', until: new Date(1000) });
+    expect(store.state.status).toBe('awaiting_hypotheses');
+    expect(store.iterations).toHaveLength(2);
+
+    clock.now = () => new Date(5_000);
+    expect(await drive(deps)).toEqual({ kind: 'done' });
+    expect(store.state.status).toBe('awaiting_review');
+    expect(store.reviewEvidence).toEqual([{ partial: true, stillFailing: ['t4'] }]);
+    expect(store.types()).not.toContain('task.interrupted');
+    expect(store.types()).not.toContain('task.rolled_back');
+    expect(workspace.log).toContain('checkpoint Iteration 1: half [src/a.py]');
+  });
+
   it('is green without the known failures: a fix of the rest goes to review complete', async () => {
     const store = new MemoryLoopStore({ maxIterations: 3, knownFailures: ['t4'] });
     const deps = loopDeps({ store, fixer: createScriptedFixer([[hypothesis('half')]]) });
