@@ -524,12 +524,11 @@ describe('stepTask: setup, baselines that tell nothing, partial fixes', () => {
     // interrupted, rolled back. A short wait reproduces it.
     const store = new MemoryLoopStore({ maxIterations: 2, hypothesisWaitMs: 1000 });
     const workspace = new FakeWorkspace();
-    const clock = { now: () => new Date(0) };
     const deps = loopDeps({
       store,
       fixer: createExternalFixer({ gatherMs: 0 }),
       workspaces: fakeWorkspaces(workspace),
-      clock,
+      clock: fixedClock(new Date(0)),
     });
     expect(await drive(deps)).toEqual({ kind: 'park', until: new Date(1000) });
     store.inbox.push({ ...candidate('half'), hypothesis: hypothesis('half', 'src/a.py') });
@@ -537,8 +536,8 @@ describe('stepTask: setup, baselines that tell nothing, partial fixes', () => {
     expect(store.state.status).toBe('awaiting_hypotheses');
     expect(store.iterations).toHaveLength(2);
 
-    clock.now = () => new Date(5_000);
-    expect(await drive(deps)).toEqual({ kind: 'done' });
+    // The deadline passes with nothing sent.
+    expect(await drive({ ...deps, clock: fixedClock(new Date(5_000)) })).toEqual({ kind: 'done' });
     expect(store.state.status).toBe('awaiting_review');
     expect(store.reviewEvidence).toEqual([{ partial: true, stillFailing: ['t4'] }]);
     expect(store.types()).not.toContain('task.interrupted');
