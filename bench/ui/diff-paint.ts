@@ -62,7 +62,8 @@ export async function openThreads(
   }
 }
 
-const longTaskProbe = `
+/** Counts long tasks from the first script on (the observer is buffered); run.ts uses it too. */
+export const longTaskProbe = `
   window.__longTasks = [];
   try {
     new PerformanceObserver((list) => {

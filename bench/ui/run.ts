@@ -41,7 +41,7 @@ import {
 } from '../../server/test-support/rest-client';
 import { readSse } from '../../server/test-support/sse';
 import { testPassword } from '../../server/test-support/test-password';
-import { measureDiffPaint, openThreads, type PaintTiming } from './diff-paint';
+import { longTaskProbe, measureDiffPaint, openThreads, type PaintTiming } from './diff-paint';
 import { signedInState } from './sign-in';
 
 const { values } = parseArgs({
@@ -159,16 +159,6 @@ interface PageTiming {
   /** The summary's first file opened: click → its diff drawn (summary pages only). */
   readonly openFile: number | null;
 }
-
-/** Counts long tasks from the first script on (the observer is buffered). */
-const longTaskProbe = `
-  window.__longTasks = [];
-  try {
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries()) window.__longTasks.push([entry.startTime, entry.duration]);
-    }).observe({ type: 'longtask', buffered: true });
-  } catch {}
-`;
 
 async function measurePage(
   browser: Browser,

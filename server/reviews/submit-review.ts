@@ -222,8 +222,6 @@ export async function postReply(
   });
   if (thread === null) throw new AppError('NOT_FOUND', `no thread ${threadId} in task ${taskId}`);
   await tx.reviewComment.create({ data: { threadId, ...comment } });
-  // Touch the thread: its updatedAt says when it last changed.
-  await tx.reviewThread.update({ where: { id: threadId }, data: { updatedAt: new Date() } });
 }
 
 function auditComment(tx: Tx, actor: Actor, taskId: string, threadId: string) {
