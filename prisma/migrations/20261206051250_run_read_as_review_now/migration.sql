@@ -1,0 +1,5 @@
+-- AlterTable
+ALTER TABLE "Run" ADD COLUMN "readAs" TEXT;
+
+-- AlterTable
+ALTER TABLE "Task" ADD COLUMN "reviewNowRequestedBy" TEXT;
