@@ -1,3 +1,4 @@
+import { failureCause, missingThing, type SetupFacts } from '../shadow/failure-cause';
 import type { RunSummary } from './task-events';
 
 /** Ids of the tests that failed in `run`. */
@@ -23,28 +24,17 @@ export function remainingFailures(
 const notExecutable = 126;
 const notFound = 127;
 
-/** "mocha: not found", "No module named pytest", "Cannot find module 'x'": what was missing. */
-function missingThing(output: string): string | null {
-  const patterns: readonly RegExp[] = [
-    /^(?:\S*: )?(?:(?:line )?\d+: )?([\w@./+-]+): (?:command )?not found$/m,
-    /No module named '?([\w.]+)'?/,
-    /Cannot find module '([^']+)'/,
-    /error: no such command: `([^`]+)`/,
-    /ModuleNotFoundError: No module named '([^']+)'/,
-  ];
-  for (const pattern of patterns) {
-    const match = pattern.exec(output);
-    if (match?.[1] !== undefined) return match[1];
-  }
-  return null;
-}
-
 /**
  * Why a baseline run cannot tell anything, in words a person can act on; null when it can.
  * A baseline that ran no tests, could not be read or could not start would make every verdict
- * after it meaningless (a zero-test run "passes" with exit 0).
+ * after it meaningless (a zero-test run "passes" with exit 0). `setup`: what the task's setup did
+ * (null: none), to name the way out when a dependency was never fetched.
  */
-export function baselineProblem(run: RunSummary, command: readonly string[]): string | null {
+export function baselineProblem(
+  run: RunSummary,
+  command: readonly string[],
+  setup?: SetupFacts | null,
+): string | null {
   const program = command[0] ?? 'the test command';
   const missing = missingThing(run.outputTail);
   if (run.error !== null) return `the baseline run could not be trusted: ${run.error}`;
@@ -52,6 +42,12 @@ export function baselineProblem(run: RunSummary, command: readonly string[]): st
   if (run.exitCode === notFound || run.exitCode === notExecutable || (!run.parsed && missing)) {
     const what = missing ?? program;
     return `${what}: not found — is a setup command missing?`;
+  }
+  // Before "does not build" and "could not be read": a dependency tests could not fetch offline
+  // is both, and only its cause says what to do.
+  const cause = failureCause(run.outputTail, setup);
+  if (cause?.kind === 'dependency' && (run.buildFailed || !run.parsed)) {
+    return cause.message;
   }
   if (run.buildFailed) return 'the code does not build at the baseline (see its output)';
   if (!run.parsed) {

@@ -28,7 +28,7 @@ export async function recordBaseline(step: StepContext, task: LoopTask): Promise
   await workspace.rollbackTo(step.required(task.baselineCommit, 'baseline commit'));
   const run = summarize(outcome);
   await step.deps.store.recordBaseline(step.taskId, task.testCommand, report.mode, run);
-  const problem = baselineProblem(run, task.testCommand);
+  const problem = baselineProblem(run, task.testCommand, task.setup);
   if (problem !== null) return step.end(task, { type: 'task.failed', reason: problem });
   if (!(await runGates(step, task, workspace, task.baselineCommit))) return step.aborted(task);
   await step.deps.store.beginIteration(step.taskId, 1);

@@ -15,6 +15,7 @@ export { formatReport } from './format-report';
 export type { ShadowEvent } from './shadow-events';
 export type { HypothesisOutcome, HypothesisResult, ShadowRunReport } from './shadow-report';
 export { shadowRun, type ShadowRunRequest, type ShadowRunDeps } from './shadow-run';
+export { failureCause, type FailureCause, type SetupFacts } from './failure-cause';
 export { rank, isPass, compareRankables, type Rankable } from './rank';
 export {
   checkHypothesisAgainst,

@@ -1,3 +1,4 @@
+import { unreadableReason } from './failure-cause';
 import type { TestDelta } from './test-delta';
 
 /** What the ranking looks at in one hypothesis's outcome. */
@@ -47,7 +48,7 @@ export function disqualification(r: Rankable, options: JudgeOptions = {}): strin
   if (r.error !== null) return r.error;
   if (r.timedOut) return 'the run timed out';
   if (r.buildFailed) return 'the build failed';
-  if (!r.parsed) return 'the test output could not be read';
+  if (!r.parsed) return unreadableReason(r);
   if (r.passed + r.failed === 0) return 'the run ran no tests';
   const delta = r.tests;
   if (delta === null) {
