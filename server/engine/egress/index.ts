@@ -21,4 +21,10 @@ export {
   sandboxEgressSocket,
   sandboxForwarderScript,
 } from './forwarder';
-export { defaultNpmRegistry, readToolConfig, toolConfigFrom, type ToolConfig } from './tool-config';
+export {
+  defaultNpmRegistry,
+  loadToolConfig,
+  readToolConfig,
+  toolConfigFrom,
+  type ToolConfig,
+} from './tool-config';

@@ -9,8 +9,14 @@ import { execa } from 'execa';
 export interface ToolConfig {
   /** npm's configured registry (`npm config get registry`). */
   readonly npmRegistry: string;
-  /** `PIP_INDEX_URL` then `PIP_EXTRA_INDEX_URL`'s URLs; empty: the public index. */
+  /**
+   * pip's index then its extra indexes, from `PIP_INDEX_URL`/`PIP_EXTRA_INDEX_URL` or else pip's
+   * own configuration files (pip.conf, `PIP_CONFIG_FILE`): only http(s) ones, a `file:` index is
+   * on the server's disk, which setup does not see.
+   */
   readonly pipIndexUrls: readonly string[];
+  /** pip still uses the public index: no index URL replaces it (extra indexes only add to it). */
+  readonly pipPublicIndex: boolean;
   /** `GOPROXY`'s proxy URLs (not `direct`/`off`); empty: the public module proxy. */
   readonly goProxies: readonly string[];
   /** The Go checksum database's URL; null when `GOSUMDB=off`. */
@@ -40,15 +46,49 @@ function goSumDbUrl(value: string | undefined): string | null {
   return url ?? `https://${name.split('+')[0] ?? ''}`;
 }
 
-/** The configuration `env` and npm's registry describe (pure; see `readToolConfig`). */
+/**
+ * pip's settings from its configuration files, as `pip config list` prints them
+ * (`global.index-url='…'`): a name (`index-url`) to its value, the `install` section over
+ * `global`. Its `:env:` lines are the variables, which are read as variables.
+ */
+export function pipFileSettings(listing: string | null): Map<string, string> {
+  const found = new Map<string, { section: string; value: string }>();
+  for (const line of (listing ?? '').split('\n')) {
+    const match = /^(global|install)\.([\w-]+)='(.*)'$/.exec(line.trim());
+    if (match === null) continue;
+    const [, section = '', rawName = '', value = ''] = match;
+    const name = rawName.replace(/_/g, '-');
+    if (found.get(name)?.section === 'install' && section === 'global') continue;
+    found.set(name, { section, value });
+  }
+  return new Map([...found].map(([name, { value }]) => [name, value]));
+}
+
+const pipVariables = [
+  ['PIP_INDEX_URL', 'index-url'],
+  ['PIP_EXTRA_INDEX_URL', 'extra-index-url'],
+  ['PIP_TRUSTED_HOST', 'trusted-host'],
+] as const;
+const isHttpUrl = (u: string): boolean => /^https?:\/\//i.test(u);
+
+/**
+ * The configuration `env`, npm's registry and pip's configuration files (`pip config list`'s
+ * output) describe (pure; see `readToolConfig`). A variable wins over pip's files, as in pip.
+ */
 export function toolConfigFrom(
   env: Readonly<Record<string, string | undefined>>,
   npmRegistry: string | null,
+  pipListing: string | null = null,
 ): ToolConfig {
   const registry = npmRegistry !== null && /^https?:\/\//.test(npmRegistry) ? npmRegistry : null;
-  const pipIndexUrls = [env.PIP_INDEX_URL, ...(env.PIP_EXTRA_INDEX_URL ?? '').split(/\s+/)]
-    .map((u) => u?.trim() ?? '')
-    .filter((u) => u !== '');
+  const fileSettings = pipFileSettings(pipListing);
+  const pip = Object.fromEntries(
+    pipVariables.map(([variable, name]) => [variable, env[variable] ?? fileSettings.get(name)]),
+  ) as Record<(typeof pipVariables)[number][0], string | undefined>;
+  const words = (value: string | undefined): string[] =>
+    (value ?? '').split(/\s+/).filter((u) => u !== '');
+  const pipIndex = words(pip.PIP_INDEX_URL).filter(isHttpUrl);
+  const pipIndexUrls = [...pipIndex, ...words(pip.PIP_EXTRA_INDEX_URL).filter(isHttpUrl)];
   const goProxies = (env.GOPROXY ?? '')
     .split(/[,|]/)
     .map((u) => u.trim())
@@ -58,14 +98,22 @@ export function toolConfigFrom(
     if (value !== undefined && value.trim() !== '' && !hasCredentials(value)) passed[name] = value;
   };
   pass('npm_config_registry', registry ?? defaultNpmRegistry);
-  for (const name of ['PIP_INDEX_URL', 'PIP_EXTRA_INDEX_URL', 'GOPROXY', 'GOSUMDB', 'GONOSUMDB']) {
+  for (const name of ['GOPROXY', 'GOSUMDB', 'GONOSUMDB']) {
     const value = env[name];
     if (value === undefined || value.split(/[\s,|]+/).some(hasCredentials)) continue;
     pass(name, value);
   }
+  // Setup's pip runs with a private HOME and none of the server's variables: it gets the index
+  // settings the server's pip has, whichever way they were given.
+  for (const [name] of pipVariables) {
+    const value = pip[name];
+    if (value === undefined || words(value).some(hasCredentials)) continue;
+    pass(name, name === 'PIP_TRUSTED_HOST' ? value : words(value).filter(isHttpUrl).join(' '));
+  }
   return {
     npmRegistry: registry ?? defaultNpmRegistry,
     pipIndexUrls,
+    pipPublicIndex: pipIndex.length === 0,
     goProxies,
     goSumDb: goSumDbUrl(env.GOSUMDB),
     env: passed,
@@ -84,12 +132,38 @@ async function npmConfiguredRegistry(): Promise<string | null> {
   return result.exitCode === 0 && value !== '' ? value : null;
 }
 
+/**
+ * `pip config list` (pip's files: /etc/pip.conf, the user's pip.conf, `PIP_CONFIG_FILE`), or null
+ * when there is no pip. pip reads them itself; asking it keeps their order and places its own.
+ */
+async function pipConfigListing(
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<string | null> {
+  const result = await execa('python3', ['-m', 'pip', 'config', 'list'], {
+    reject: false,
+    timeout: 15_000,
+    stdin: 'ignore',
+    env: { ...env, PIP_DISABLE_PIP_VERSION_CHECK: '1' },
+    extendEnv: false,
+  });
+  return result.exitCode === 0 && typeof result.stdout === 'string' ? result.stdout : null;
+}
+
+/** The configuration of a server whose environment is `env` (see `readToolConfig`). */
+export async function loadToolConfig(
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<ToolConfig> {
+  const [registry, pipListing] = await Promise.all([
+    npmConfiguredRegistry().catch(() => null),
+    pipConfigListing(env).catch(() => null),
+  ]);
+  return toolConfigFrom(env, registry, pipListing);
+}
+
 let cached: Promise<ToolConfig> | undefined;
 
 /** This server's configuration, read once per process (npm's start costs ~1 s). */
 export function readToolConfig(): Promise<ToolConfig> {
-  cached ??= npmConfiguredRegistry()
-    .catch(() => null)
-    .then((registry) => toolConfigFrom(process.env, registry));
+  cached ??= loadToolConfig(process.env);
   return cached;
 }
