@@ -14,6 +14,7 @@ import type { SandboxHost } from '../sandbox/sandbox-host';
 import type { BackgroundRemoval } from '../shadow/scratch';
 import { commitSetupTree, commitTreeId, detectSetup, type SetupTree } from './detect-setup';
 import { runSetup } from './run-setup';
+import { withWaysOut } from './setup-ways-out';
 import {
   setupCacheKey,
   toolchainPrograms,
@@ -145,6 +146,7 @@ export function createTaskSetup(options: TaskSetupOptions): SetupPort {
         // A refused entry costs this task an install, nothing more.
         io.onLine(`setup: not restored from the cache: ${restored.reason}`);
       }
+      const toolEnv = await options.toolEnv?.();
       const setup = await runSetup(
         {
           workspace: workspace.path,
@@ -165,7 +167,7 @@ export function createTaskSetup(options: TaskSetupOptions): SetupPort {
           host: options.host,
           scratchRoot: options.scratchRoot(workspace.path),
           allowlist: await options.allowlist(),
-          ...(options.toolEnv === undefined ? {} : { toolEnv: await options.toolEnv() }),
+          ...(toolEnv === undefined ? {} : { toolEnv }),
           ...(options.removal === undefined ? {} : { removal: options.removal }),
         },
       );
@@ -175,14 +177,27 @@ export function createTaskSetup(options: TaskSetupOptions): SetupPort {
           io.onLine(`setup: not cached: ${readableError(error)}`);
         });
       }
+      const failedCommand = setup.ok ? null : (setup.failedCommand ?? null);
+      // A package manager that exited with an error: say what it could not get and the ways out.
+      const exited = setup.exitCode !== null && setup.exitCode !== 0 && !setup.timedOut;
       return result({
         ok: setup.ok,
         egress: setup.egress,
-        failedCommand: setup.ok ? null : (setup.failedCommand ?? null),
+        failedCommand,
         exitCode: setup.exitCode,
         timedOut: setup.timedOut,
         outputTail: setup.outputTail,
-        error: setup.error,
+        error:
+          setup.error === null || !exited
+            ? setup.error
+            : withWaysOut({
+                error: setup.error,
+                failedCommand,
+                outputTail: setup.outputTail,
+                egress: setup.egress,
+                detected: plan.detected,
+                toolEnv: toolEnv ?? {},
+              }),
       });
     },
   };
