@@ -116,7 +116,7 @@ describe('detectSetup: python', () => {
     expect(plan.manifests).toEqual(['requirements.txt']);
   });
 
-  it('requirements.txt first, then the dev/test ones; others are not installed', async () => {
+  it('requirements.txt first, then the test ones; docs and dev ones are not installed', async () => {
     const plan = await detectSetup(
       tree({
         'requirements-test.txt': '',
@@ -124,15 +124,18 @@ describe('detectSetup: python', () => {
         'requirements_dev.txt': '',
         'requirements.txt': '',
         'requirements-tests.txt': '',
+        'test-requirements.txt': '',
       }),
     );
     expect(plan.commands[1]).toEqual([
       '.venv/bin/pip',
       'install',
       ...['-r', 'requirements.txt', '-r', 'requirements-test.txt'],
-      ...['-r', 'requirements-tests.txt', '-r', 'requirements_dev.txt'],
+      ...['-r', 'requirements-tests.txt', '-r', 'test-requirements.txt'],
     ]);
-    expect(plan.reasons[0]).toMatch(/requirements-docs\.txt not installed/);
+    expect(plan.reasons[0]).toMatch(
+      /\(requirements-docs\.txt, requirements_dev\.txt not installed\)$/,
+    );
   });
 
   it('files that requirements include (-r, -c) key the cache too', async () => {
@@ -141,12 +144,12 @@ describe('detectSetup: python', () => {
         'requirements.txt': '-r reqs/base.txt\n',
         'reqs/base.txt': '--constraint=constraints.txt\nrequests\n',
         'reqs/constraints.txt': 'requests==2.0\n',
-        'requirements-dev.txt': '-r requirements.txt\n-r ../outside.txt\n',
+        'requirements-test.txt': '-r requirements.txt\n-r ../outside.txt\n',
       }),
     );
     expect(plan.manifests).toEqual([
       'requirements.txt',
-      'requirements-dev.txt',
+      'requirements-test.txt',
       'reqs/base.txt',
       'reqs/constraints.txt',
     ]);
@@ -168,13 +171,13 @@ describe('detectSetup: python', () => {
     expect(plan.manifests).toEqual(['pyproject.toml', 'setup.py']);
   });
 
-  it('installs the test/dev extras a pyproject declares, in every TOML spelling', async () => {
+  it('installs the test extras a pyproject declares (not docs or dev), in every TOML spelling', async () => {
     const table = `[project]\nname = "d"\n\n[project.optional-dependencies]\ntest = [\n  "pytest>=7",\n  "x[y]==1",\n]\ndocs = ["sphinx"]\ndev = ["ruff"]\n`;
     const inline = `[project]\nname = "d"\noptional-dependencies = { tests = ["pytest==8"], lint = [] }\n`;
     const dotted = `[project]\nname = "d"\noptional-dependencies.Testing = ["pytest"]\n`;
     const argvOf = async (text: string) =>
       (await detectSetup(tree({ 'pyproject.toml': text }))).commands.at(-1);
-    expect(await argvOf(table)).toEqual(['.venv/bin/pip', 'install', '-e', '.[test,dev]']);
+    expect(await argvOf(table)).toEqual(['.venv/bin/pip', 'install', '-e', '.[test]']);
     expect(await argvOf(inline)).toEqual(['.venv/bin/pip', 'install', '-e', '.[tests]']);
     expect(await argvOf(dotted)).toEqual(['.venv/bin/pip', 'install', '-e', '.[Testing]']);
   });
@@ -183,19 +186,19 @@ describe('detectSetup: python', () => {
     const plan = await detectSetup(
       tree({
         'pyproject.toml': '[build-system]\n',
-        'requirements-dev.txt': '',
+        'requirements-test.txt': '',
         'setup.cfg': '',
         '.python-version': '3.11\n',
       }),
     );
     expect(plan.commands).toEqual([
       venv,
-      ['.venv/bin/pip', 'install', '-r', 'requirements-dev.txt'],
+      ['.venv/bin/pip', 'install', '-r', 'requirements-test.txt'],
       ['.venv/bin/pip', 'install', '-e', '.'],
     ]);
     expect(plan.manifests).toEqual([
       'pyproject.toml',
-      'requirements-dev.txt',
+      'requirements-test.txt',
       'setup.cfg',
       '.python-version',
     ]);

@@ -1,6 +1,7 @@
 import { posix } from 'node:path';
 import { git } from '../workspace/git';
 import { listTreeFiles } from '../workspace/tree-files';
+import { dependencyGroup } from './python-groups';
 
 /** The files of a commit, as detection sees them: the listing plus lazy reads. */
 export interface SetupTree {
@@ -235,10 +236,16 @@ export function tomlKeys(text: string): Map<string, Set<string>> {
   return tables;
 }
 
-const testExtras = ['test', 'tests', 'testing', 'dev'];
+// What the tests need and nothing more: docs and dev tools (linters, formatters, release helpers)
+// are not needed to run tests and their pins are what most often breaks an install.
+const testExtras = ['test', 'tests', 'testing'];
 const normalizedExtra = (name: string): string => name.toLowerCase().replace(/[-_.]+/g, '-');
 
-function pyprojectShape(text: string): { installable: boolean; extras: string[] } {
+function pyprojectShape(text: string): {
+  installable: boolean;
+  extras: string[];
+  group: { name: string; requirements: string[] } | null;
+} {
   const tables = tomlKeys(text);
   const declared = [
     ...(tables.get('project.optional-dependencies') ?? []),
@@ -249,7 +256,16 @@ function pyprojectShape(text: string): { installable: boolean; extras: string[] 
   const extras = testExtras.flatMap((want) =>
     declared.filter((name) => normalizedExtra(name) === want).slice(0, 1),
   );
-  return { installable: tables.has('build-system') || tables.has('project'), extras };
+  const groupName = [...(tables.get('dependency-groups') ?? [])].find((name) =>
+    ['test', 'tests'].includes(normalizedExtra(name)),
+  );
+  const requirements = groupName === undefined ? null : dependencyGroup(text, groupName);
+  return {
+    installable: tables.has('build-system') || tables.has('project'),
+    extras,
+    group:
+      groupName === undefined || requirements === null ? null : { name: groupName, requirements },
+  };
 }
 
 /** Files named by `-r`/`-c` lines, resolved as pip does (relative to the including file). */
@@ -274,13 +290,18 @@ async function requirementIncludes(root: Root, start: readonly string[]): Promis
 const rootFiles = (root: Root, pattern: RegExp): string[] =>
   root.tree.files.filter((f) => !f.includes('/') && pattern.test(f)).sort();
 
-// requirements.txt, then the dev/test ones; others (docs, lint, per-platform, minimum-version pins)
-// are not what the tests need and can conflict with these.
+// requirements.txt, then the test ones; others (dev, docs, lint, per-platform, minimum-version
+// pins) are not what the tests need and can conflict with these. A task that needs them says so
+// with its own setup commands.
 async function detectPython(root: Root): Promise<Part> {
-  const requirements = rootFiles(root, /^requirements.*\.txt$/);
+  const requirements = rootFiles(root, /^(?:requirements.*|tests?[-_]requirements.*)\.txt$/);
   const chosen = [
     ...requirements.filter((f) => f === 'requirements.txt'),
-    ...requirements.filter((f) => /^requirements[-_.]?(dev|tests?|testing)\b.*\.txt$/.test(f)),
+    ...requirements.filter(
+      (f) =>
+        /^requirements[-_.]?(tests?|testing)\b.*\.txt$/.test(f) ||
+        /^tests?[-_]requirements\b.*\.txt$/.test(f),
+    ),
   ];
   const pyprojectText = await root.tree.read('pyproject.toml');
   if (pyprojectText === null && requirements.length === 0) return { reasons: [] };
@@ -302,6 +323,10 @@ async function detectPython(root: Root): Promise<Part> {
     const extras = shape?.extras ?? [];
     commands.push([pip, 'install', '-e', extras.length > 0 ? `.[${extras.join(',')}]` : '.']);
   }
+  const group = shape?.group ?? null;
+  if (group !== null && group.requirements.length > 0) {
+    commands.push([pip, 'install', ...group.requirements]);
+  }
   const skipped = requirements.filter((f) => !chosen.includes(f));
   return {
     commands,
@@ -314,6 +339,7 @@ async function detectPython(root: Root): Promise<Part> {
     ],
     reasons: [
       `${found} → ${commands.map(show).join('; ')}` +
+        (group === null ? '' : ` (dependency group ${group.name})`) +
         (skipped.length > 0 ? ` (${skipped.join(', ')} not installed)` : ''),
     ],
   };
