@@ -16,6 +16,7 @@ interface GoEvent {
   Package?: unknown;
   Test?: unknown;
   FailedBuild?: unknown;
+  Output?: unknown;
 }
 
 export function parseGoEvent(line: string): GoEvent | null {

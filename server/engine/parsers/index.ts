@@ -7,5 +7,5 @@ export { runnerFromCommand } from './from-command';
 export { parseJUnitXml } from './junit-xml';
 export { junitReportPaths } from './junit-paths';
 export { stripAnsi } from './text';
-export { resolveTool } from './command';
+export { isPython, resolveTool } from './command';
 export { checkReport, leafName, type ReportCheck } from './report-trust';

@@ -63,7 +63,12 @@ export function parsePytest(output: string): TestCounts {
   const seen = new Set(verbose.map((test) => test.id));
   const collectionErrors = short.filter((test) => !test.id.includes('::') && !seen.has(test.id));
   const fromVerbose = withTests(result, [...verbose, ...collectionErrors]);
-  return fromVerbose.tests.length > 0 ? fromVerbose : withTests(result, short);
+  if (fromVerbose.tests.length > 0) return fromVerbose;
+  const fromShort = withTests(result, short);
+  if (fromShort.tests.length > 0) return fromShort;
+  // `-q` names only failures: enough, with the totals, to infer what a change fixed.
+  const failing = [...new Set(short.filter((t) => t.status === 'failed').map((t) => t.id))];
+  return failing.length === result.failed && failing.length > 0 ? { ...result, failing } : result;
 }
 
 function namedTests(lines: readonly string[]): { verbose: TestCase[]; short: TestCase[] } {

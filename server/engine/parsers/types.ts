@@ -20,6 +20,12 @@ export interface TestCounts {
   tests: readonly TestCase[];
   /** The run stopped before its tests (a compile or build error): never "one failed test". */
   buildFailed: boolean;
+  /**
+   * Where `tests` is empty but the output named every failing test (`pytest -q`'s `FAILED`
+   * lines): their ids, as many as `failed`. With the totals they let a verdict infer which
+   * tests a change fixed (test-delta.ts); absent otherwise.
+   */
+  failing?: readonly string[];
 }
 
 export const runnerNames = [

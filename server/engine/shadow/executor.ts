@@ -21,6 +21,12 @@ export interface ExecutionRequest {
   /** Workspace-relative report files (JUnit XML) the command writes, to read back after the run. */
   readonly reportPaths: readonly string[];
   /**
+   * Workspace-relative report files of a reporter Shadowbox added to the command
+   * (machine-reporter.ts): their directory is made before the run, and in the workspace itself
+   * they are removed after it.
+   */
+  readonly addedReports?: readonly string[];
+  /**
    * Canary files to stage over the hypothesis in the run's shadow (see canaries.ts); never
    * written anywhere else, so an executor that runs in the workspace itself leaves them out.
    */
@@ -31,6 +37,8 @@ export interface Execution {
   readonly process: ProcessResult;
   /** Contents of the report files the run wrote, read before its shadow was discarded. */
   readonly reports: readonly string[];
+  /** Contents of `addedReports`, in their order: null where the run wrote none. */
+  readonly addedReports?: readonly (string | null)[];
   /** Why the run is not trustworthy though it ran (a failed set-up, files left un-restored). */
   readonly problem: string | null;
   /** Whether the request's canaries were staged into the run (absent: they were not). */

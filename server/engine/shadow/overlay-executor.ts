@@ -1,4 +1,4 @@
-import { lstat, mkdir, readFile, readdir, realpath, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readFile, readdir, realpath, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../../errors/app-error';
 import { runProcess } from '../process/run-process';
@@ -54,6 +54,24 @@ async function readReports(upper: string, reportPaths: readonly string[]): Promi
     }
   }
   return reports;
+}
+
+/** `readReports` for each of `paths` alone: its contents, or null where the run wrote none. */
+async function readAddedReports(
+  root: string,
+  paths: readonly string[],
+): Promise<(string | null)[]> {
+  return Promise.all(paths.map(async (p) => (await readReports(root, [p]))[0] ?? null));
+}
+
+/**
+ * The directory added reports go to, made before the run and owned by the run's identity (jest
+ * does not make it). In a shadow it is made in the upper layer, so the workspace never has it.
+ */
+async function makeReportDirs(root: string, paths: readonly string[]): Promise<void> {
+  for (const dir of new Set(paths.map((p) => path.dirname(path.join(root, p))))) {
+    await mkdir(dir, { recursive: true });
+  }
 }
 
 /** Runs each hypothesis in its own namespaces, with an overlay mounted on the workspace's path. */
@@ -125,6 +143,16 @@ export function createOverlayExecutor(options: OverlayExecutorOptions): Hypothes
         const sandbox = prepared.value;
         cgroup = sandbox.cgroup;
         for (const step of staged) if (step.status === 'rejected') throw step.reason;
+        const added = request.addedReports ?? [];
+        if (added.length > 0) {
+          const root = layout.kind === 'overlay' ? upper : workspace;
+          await makeReportDirs(root, added);
+          if (layout.kind === 'direct') {
+            for (const dir of new Set(added.map((p) => path.dirname(path.join(workspace, p))))) {
+              await handToSandbox(dir, options.host.identity);
+            }
+          }
+        }
         // The staged files are the run's to rewrite: its identity must own them (and the upper's
         // root, which is the workspace's root directory in the shadow).
         if (layout.kind === 'overlay') await handToSandbox(upper, options.host.identity);
@@ -160,6 +188,16 @@ export function createOverlayExecutor(options: OverlayExecutorOptions): Hypothes
             : options.tmpfsUpper
               ? []
               : await readReports(upper, request.reportPaths);
+        const addedReports =
+          layout.kind === 'direct'
+            ? await readAddedReports(workspace, added)
+            : options.tmpfsUpper
+              ? added.map(() => null)
+              : await readAddedReports(upper, added);
+        // In the workspace itself the added reports are the only trace of the run's reading.
+        if (layout.kind === 'direct') {
+          await Promise.all(added.map((p) => rm(path.join(workspace, p), { force: true })));
+        }
         const problem =
           exceeded !== null
             ? `the run ${describeLimitExceeded(exceeded, request.limits)} and was killed`
@@ -167,7 +205,7 @@ export function createOverlayExecutor(options: OverlayExecutorOptions): Hypothes
               ? `sandbox set-up failed: ${setupFailure}`
               : null;
         const cancelled = result.cancelled && (request.signal?.aborted ?? false);
-        return { process: { ...result, cancelled }, reports, problem, canaried };
+        return { process: { ...result, cancelled }, reports, addedReports, problem, canaried };
       } finally {
         // Whatever a run left behind in its group (nothing should outlive its namespace) dies here.
         await cgroup?.destroy();

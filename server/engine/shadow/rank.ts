@@ -1,5 +1,5 @@
 import { unreadableReason } from './failure-cause';
-import type { TestDelta } from './test-delta';
+import { deltaBasis, type TestDelta } from './test-delta';
 
 /** What the ranking looks at in one hypothesis's outcome. */
 export interface Rankable {
@@ -65,8 +65,9 @@ export function disqualification(r: Rankable, options: JudgeOptions = {}): strin
     return `no test failed, but the command exited with ${String(r.exitCode)}`;
   }
   // By totals alone a fix of two that breaks one looks like a fix of one: with failures left, only
-  // test names can show that nothing that passed now fails.
-  if (!delta.byId && r.failed > 0) {
+  // test names (or failing ids the verdict could infer from, test-delta.ts) show that nothing
+  // that passed now fails.
+  if (deltaBasis(delta) === 'totals' && r.failed > 0) {
     return 'failures remain and the runner names no tests, so nobody can tell whether it broke one (make it name them: pytest -v, --junitxml, a verbose reporter)';
   }
   const referenceFailures = counts.fixed + counts.stillFailing;

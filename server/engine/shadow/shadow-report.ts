@@ -25,6 +25,14 @@ export interface HypothesisOutcome {
   readonly outputTail: string;
   readonly error: string | null;
   /**
+   * How the results were read, in words ("by test id, from a JUnit report added to the
+   * command", "by totals only, from the console: it names no tests"). An additive field of the
+   * `shadow-run --json` contract.
+   */
+  readonly readAs?: string;
+  /** With `cases` empty: every failing test, where the output named them all. */
+  readonly failing?: readonly string[];
+  /**
    * Set when this hypothesis makes the same tree as an earlier one of the run (see same-tree.ts):
    * it did not run, and every field above but its name is that hypothesis's outcome. Absent
    * otherwise (an optional extra of the `shadow-run --json` contract).

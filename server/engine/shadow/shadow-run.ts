@@ -1,22 +1,18 @@
 import os from 'node:os';
 import pLimit from 'p-limit';
-import {
-  checkReport,
-  junitReportPaths,
-  parseJUnitXml,
-  parseTestOutput,
-  runnerFromCommand,
-  sumTestCounts,
-  type RunnerName,
-  type TestCounts,
-} from '../parsers';
+import path from 'node:path';
+import { isTestPath } from '../review/test-edits/test-paths';
+import { junitReportPaths, runnerFromCommand } from '../parsers';
+import { goJsonLineText, goJsonText } from '../parsers/go-json-text';
 import { discardEvents, type EventSink } from '../ports';
 import { defaultRunLimits } from '../sandbox/run-limits';
 import { applyHypothesis } from './apply-hypothesis';
 import type { Execution, HypothesisExecutor } from './executor';
 import type { PreparedHypothesis } from './hypothesis';
 import { hypothesisErrorText, prepareHypotheses } from './prepare-hypotheses';
-import { buildStepFailed, withBuildStep } from './build-step';
+import { withBuildStep } from './build-step';
+import { addReporter, type ReporterPlan } from './machine-reporter';
+import { readResults } from './read-results';
 import { disqualification, rank } from './rank';
 import { sameTreeAs, treeKey } from './same-tree';
 import { compareTests } from './test-delta';
@@ -34,35 +30,6 @@ export interface ShadowRunDeps {
 }
 
 const defaultTimeoutMs = 10 * 60 * 1000;
-
-/**
- * JUnit reports the command wrote are more exact than its console, but the run wrote them: one is
- * used only when the console agrees with it (report-trust.ts), or, where the console shows no
- * results, when the run's canaries check it (a report forged in advance cannot name them). A
- * report the console contradicts is a forgery. A failed build step means no test ran, whatever
- * the output says. Gradle's console has no parser: its reports are all there is.
- */
-function countTests(
-  runner: RunnerName | 'auto',
-  execution: Execution,
-  built: boolean,
-  output: string,
-): { counts: TestCounts; forged: string | null } {
-  if (built && buildStepFailed(execution.process.exitCode, output)) {
-    const counts = { passed: 0, failed: 0, skipped: 0, parsed: true, tests: [], buildFailed: true };
-    return { counts, forged: null };
-  }
-  const fromReports = sumTestCounts(...execution.reports.map(parseJUnitXml));
-  const fromText = parseTestOutput(runner, output);
-  if (!fromReports.parsed) return { counts: fromText, forged: null };
-  if (runner === 'junit') return { counts: fromReports, forged: null };
-  const check = checkReport(fromReports, fromText);
-  if (check.agrees) return { counts: fromReports, forged: null };
-  if (check.unchecked) {
-    return { counts: execution.canaried === true ? fromReports : fromText, forged: null };
-  }
-  return { counts: fromText, forged: check.reason };
-}
 
 /** The most output kept whole for the parsers; beyond it they read the bounded tail. */
 const maxParsedBytes = 32 * 1024 * 1024;
@@ -107,6 +74,7 @@ function failedOutcome(name: string, changedLines: number, error: string): Hypot
     changedLines,
     outputTail: '',
     error,
+    readAs: 'not run',
   };
 }
 
@@ -168,18 +136,27 @@ export async function shadowRun(
       return { placed: false, reason: `the canaries could not be placed: ${String(error)}` };
     }
   };
+  // A reporter of our own (machine-reporter.ts), where the run's files can be read back: not in
+  // place, where the run writes the workspace itself. New names for every run.
+  const planReporter = (command: readonly string[]): ReporterPlan =>
+    executor.mode === 'overlay' && junitReportPaths(request.command).length === 0
+      ? addReporter(command, runner, request.workspace)
+      : { command, reporter: null };
   const execute = async (
     hypothesis: PreparedHypothesis,
     output: ParsedOutput,
     canaries: CanaryPlacement,
+    reporting: ReporterPlan,
   ): Promise<Execution | string> => {
-    const own = canaries.placed ? canaries.plan.command : request.command;
+    const own = reporting.command;
+    const decode = reporting.reporter?.kind === 'stream';
     try {
       return await executor.execute({
         workspace: request.workspace,
         hypothesis,
         command: buildCommand === undefined ? own : withBuildStep(buildCommand, own),
         ...(canaries.placed ? { canaries: canaries.plan.changes } : {}),
+        ...(reporting.reporter?.kind === 'file' ? { addedReports: [reporting.reporter.path] } : {}),
         inWorkspace: request.inWorkspace ?? false,
         cwd: request.cwd ?? '.',
         env: request.env ?? {},
@@ -189,7 +166,10 @@ export async function shadowRun(
         reportPaths,
         onLine: (line) => {
           output.push(line);
-          events.emit({ type: 'hypothesis.output', name: hypothesis.name, line });
+          // go test -json is read as events and shown as the text they encode.
+          const shown = decode ? goJsonLineText(line) : line;
+          if (shown !== null)
+            events.emit({ type: 'hypothesis.output', name: hypothesis.name, line: shown });
         },
         ...(request.signal === undefined ? {} : { signal: request.signal }),
       });
@@ -204,16 +184,23 @@ export async function shadowRun(
     events.emit({ type: 'hypothesis.started', name: hypothesis.name });
     const output = new ParsedOutput();
     const placement = await placeCanaries(hypothesis);
-    const execution = await execute(hypothesis, output, placement);
+    const reporting = planReporter(placement.placed ? placement.plan.command : request.command);
+    const execution = await execute(hypothesis, output, placement, reporting);
     if (typeof execution === 'string') {
       return failedOutcome(hypothesis.name, hypothesis.changedLines, execution);
     }
-    const { counts: read, forged } = countTests(
+    const {
+      counts: read,
+      forged,
+      readAs,
+    } = readResults({
       runner,
       execution,
-      buildCommand !== undefined,
-      output.text() ?? execution.process.output.text,
-    );
+      built: buildCommand !== undefined,
+      output: output.text() ?? execution.process.output.text,
+      added: reporting.reporter,
+      base: path.join(request.workspace, request.cwd ?? '.'),
+    });
     const { process: p } = execution;
     const checked = placement.placed && execution.canaried === true ? placement.plan : null;
     const ranToEnd = !p.timedOut && p.signal === null && problemOf(execution) === null;
@@ -228,6 +215,10 @@ export async function shadowRun(
         ? { passing: checked.passing, failing: checked.failing, exitCode: p.exitCode }
         : { skipped: placement.placed ? 'the executor did not stage them' : placement.reason };
     const evidence = { ...counts, cases: counts.tests };
+    // A change to a test could pass a renamed test off as a fixed one: no inference then.
+    const testEdits = hypothesis.changes.some((c) => isTestPath(c.path));
+    const shownTail =
+      reporting.reporter?.kind === 'stream' ? goJsonText(p.output.text) : p.output.text;
     const outcome = {
       name: hypothesis.name,
       exitCode: verdict.exitCode,
@@ -240,10 +231,12 @@ export async function shadowRun(
       parsed: counts.parsed,
       buildFailed: counts.buildFailed,
       cases: counts.tests,
-      tests: reference === undefined ? null : compareTests(reference, evidence),
+      ...(counts.failing === undefined ? {} : { failing: counts.failing }),
+      tests: reference === undefined ? null : compareTests(reference, evidence, { testEdits }),
       changedLines: hypothesis.changedLines,
-      outputTail: p.output.text,
+      outputTail: shownTail,
       error: problemOf(execution),
+      readAs,
       canaries,
       ...(tampered === null ? {} : { tampered }),
     };
