@@ -52,7 +52,7 @@ describe('withWaysOut', () => {
 
   it("a detected pip setup names the requirement, no setup, pip's index settings and the allowlist", () => {
     expect(withWaysOut(facts)).toBe(
-      "setup command `.venv/bin/pip install -r requirements.txt` exited with code 1: tinypkg==0.1 could not be installed. Ways out: run no setup (give the task setupCommands [], or your own commands); point the server's pip at an index it can reach (PIP_INDEX_URL or PIP_EXTRA_INDEX_URL in its environment, or index-url in its pip.conf; now none: pip uses the public index): setup's pip gets the same setting and the egress allowlist allows its host; or allow the refused host below in SHADOWBOX_EGRESS_ALLOW",
+      "setup command `.venv/bin/pip install -r requirements.txt` exited with code 1: tinypkg==0.1 could not be installed. Ways out: run no setup (give the task setupCommands [], or your own commands); point the server's pip at an index it can reach (PIP_INDEX_URL or PIP_EXTRA_INDEX_URL in its environment, or index-url in its pip.conf; now none: pip uses the public index): setup's pip gets the same setting and the egress allowlist allows its host; or add the refused host to SHADOWBOX_EGRESS_ALLOW",
     );
   });
 

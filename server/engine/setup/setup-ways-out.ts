@@ -83,7 +83,7 @@ export function withWaysOut(facts: SetupFailureFacts): string {
       ? 'run no setup (give the task setupCommands [], or your own commands)'
       : "change the task's setupCommands (or give [] for no setup)",
     indexSetting(ecosystem, facts.toolEnv),
-    ...(refused ? ['or allow the refused host below in SHADOWBOX_EGRESS_ALLOW'] : []),
+    ...(refused ? ['or add the refused host to SHADOWBOX_EGRESS_ALLOW'] : []),
   ];
   return `${facts.error}${what}. Ways out: ${ways.join('; ')}`;
 }
