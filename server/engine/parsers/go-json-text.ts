@@ -18,7 +18,9 @@ export function goJsonText(output: string): string {
       .split('\n')
       // A tail may begin inside an event: that piece stands for nothing either.
       .map((line, index) =>
-        index === 0 && parseGoEvent(line) === null && line.includes('"Action":')
+        index === 0 &&
+        parseGoEvent(line) === null &&
+        /"(?:Action|Output|Package|Test|Time)":/.test(line)
           ? null
           : goJsonLineText(line),
       )
