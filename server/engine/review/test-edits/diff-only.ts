@@ -17,12 +17,15 @@ import { baseName, extensionOf, isTestPath } from './test-paths';
 import { cargoKeys, pyprojectKeys, setupCfgSections, toxSections } from './toml-ini';
 import type { TestEdit } from './types';
 
-// Lines that declare tests (or mark them) in ordinary source files, by language.
+// Lines that declare tests (or mark them) in ordinary source files, by language. A diff carries
+// no runner configuration: Python and JS names count as in every file (the review page's flags
+// are shown to a person, who can tell a library's `TestOperation`). Go's `TestXxx` never counts
+// outside `_test.go` files (test files by path): `go test` runs no other.
 const sourceMarkers: Readonly<Record<SourceLanguage, RegExp>> = {
   rust: /^\s*(?:#!?\[\s*(?:cfg\s*\([^)]*\btest\b|(?:[A-Za-z_]\w*\s*::\s*)*(?:test|bench|rstest|test_case|quickcheck|proptest|wasm_bindgen_test)\b)|(?:pub(?:\([^)]*\))?\s+)?mod\s+tests?\b|proptest!)/,
   python: /^\s*(?:(?:async\s+)?def\s+test\w*\s*\(|class\s+Test\w*\s*[(:])/,
   js: /(?<![\w$.])(?:[xf]?(?:describe|it|test)|suite|specify)(?:\s*\.\s*[A-Za-z]+)*\s*[(`]|\bimport\.meta\.vitest\b/,
-  go: /^\s*func\s+Test(?![a-z])\w*\s*\(/,
+  go: /(?!)/,
 };
 
 /**

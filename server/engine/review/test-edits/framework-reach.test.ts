@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { testEditorsOf } from './index';
 import { frameworkRules } from './framework-rules';
 import { reachEdits, rulesFired } from './test-support/framework';
-import { lines } from './test-support/changes';
+import { lines, pytestInModules } from './test-support/changes';
 
 // The forged-result cheats of issue 21, each in an ordinary source file, as a hypothesis sent it.
 const calcPy = lines('"""A tiny calculator."""', '', '', 'def add(a, b):', '    return a - b');
@@ -296,7 +296,12 @@ describe('what honest code does is not flagged', () => {
   it('tests inside a source file are test edits of their own, not the framework reached', () => {
     const before = 'def add(a, b):\n    return a + b\n';
     const after = `${before}\n\ndef test_add():\n    import pytest\n    with pytest.raises(TypeError):\n        add(1, None)\n`;
-    expect(rulesFired('calc.py', before, after)).toEqual([]);
+    // In a module the runner collects (tests beside code); in one it does not, `test_add` is not
+    // a test and its `import pytest` is library code reaching into pytest.
+    expect(rulesFired('calc.py', before, after, pytestInModules)).toEqual([]);
+    expect(reachEdits('calc.py', before, after).map((e) => e.rule)).toEqual([
+      'python-pytest-internals',
+    ]);
   });
 
   it('test files may use their framework', () => {

@@ -6,7 +6,7 @@
 
 import { frameworkRules, ruleTriggers, type FrameworkRule } from './framework-rules';
 import type { HunkFile } from './hunk-lines';
-import { MAX_EDITS_PER_FILE, testBlockSpans } from './in-source';
+import { MAX_EDITS_PER_FILE, testBlockSpans, type TestScope } from './in-source';
 import { sourceViews, type RuleLanguage } from './source-views';
 import { extensionOf, isTestPath } from './test-paths';
 import { isBinary } from './text';
@@ -180,6 +180,7 @@ export function frameworkReachOf(
   path: string,
   before: string | null,
   after: string | null,
+  scope: TestScope,
 ): TestEdit[] {
   const language = languageOf(path);
   if (language === undefined || after === null || isBinary(after)) return [];
@@ -195,7 +196,7 @@ export function frameworkReachOf(
   // Tests inside the file may use the framework: they are test edits of their own kind.
   const starts = lineStarts(after);
   const inTests = new Set<number>();
-  for (const [start, end] of testBlockSpans(path, after)) {
+  for (const [start, end] of testBlockSpans(path, after, scope)) {
     const last = lineAt(starts, Math.max(start, end - 1));
     for (let i = lineAt(starts, start); i <= last; i += 1) inTests.add(i + 1);
   }

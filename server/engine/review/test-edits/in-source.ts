@@ -1,7 +1,7 @@
 /** Tests inside ordinary source files, per language, compared block by block before and after. */
 
 import { compareBlocks, keyedBlocks, type BlockSet, type Keyed } from './blocks';
-import { goBlocks } from './go';
+import type { PythonNames } from './collection';
 import { jsBlocks } from './javascript';
 import { pythonBlocks } from './python';
 import { rustBlocks } from './rust';
@@ -57,29 +57,49 @@ export const sourceLanguages: Readonly<Record<string, SourceLanguage>> = {
   go: 'go',
 };
 
-const blocksOf: Readonly<Record<SourceLanguage, (text: string) => BlockSet>> = {
-  rust: rustBlocks,
-  python: pythonBlocks,
-  js: jsBlocks,
-  go: goBlocks,
+/**
+ * Where tests are looked for in one file. `byName`: a runner collects the file, so functions and
+ * classes named as tests are tests (Python's, JS's `describe`/`it`/`test`); elsewhere only
+ * markers that are not names make tests (Rust's attributes, `import.meta.vitest`, doc examples).
+ */
+export interface TestScope {
+  readonly byName: boolean;
+  readonly python: PythonNames;
+}
+
+const pythonNone: BlockSet = { blocks: [], separator: '.', qualified: true };
+const goNone: BlockSet = { blocks: [], separator: '.', qualified: false };
+
+const blocksOf: Readonly<Record<SourceLanguage, (text: string, scope: TestScope) => BlockSet>> = {
+  rust: (text) => rustBlocks(text),
+  python: (text, scope) => (scope.byName ? pythonBlocks(text, scope.python) : pythonNone),
+  js: (text, scope) => jsBlocks(text, scope.byName),
+  // `go test` runs `TestXxx` functions of `_test.go` files only (test files by path): one named
+  // so in any other file is the package's own function.
+  go: () => goNone,
 };
 
 export const MAX_EDITS_PER_FILE = 20;
 
 /** Where the tests inside an ordinary source file lie: [start, end) offsets of each test block. */
-export function testBlockSpans(path: string, text: string): [number, number][] {
+export function testBlockSpans(path: string, text: string, scope: TestScope): [number, number][] {
   const language = sourceLanguages[extensionOf(path)];
   if (language === undefined || isBinary(text)) return [];
-  return blocksOf[language](text).blocks.map((b) => [b.start, b.end]);
+  return blocksOf[language](text, scope).blocks.map((b) => [b.start, b.end]);
 }
 
-export function inSourceWhats(path: string, before: string | null, after: string | null): string[] {
+export function inSourceWhats(
+  path: string,
+  before: string | null,
+  after: string | null,
+  scope: TestScope,
+): string[] {
   const language = sourceLanguages[extensionOf(path)];
   if (language === undefined) return [];
   if ((before !== null && isBinary(before)) || (after !== null && isBinary(after))) return [];
   const find = blocksOf[language];
   const keyed = (text: string | null): Map<string, Keyed> =>
-    text === null ? new Map<string, Keyed>() : keyedBlocks(text, find(text));
+    text === null ? new Map<string, Keyed>() : keyedBlocks(text, find(text, scope));
   const whats = compareBlocks(path, keyed(before), keyed(after));
   if (language === 'rust' || language === 'python') {
     const examples = multisetDiff(

@@ -63,18 +63,18 @@ function jsTestCall(text: string, lexed: Lexed, at: number, callee: string): Blo
   return { start: at, end: end + 1, name: name.replace(/\s+/g, ' ').slice(0, 80), label };
 }
 
-export function jsBlocks(text: string): BlockSet {
+/**
+ * `byName`: the file is one a runner collects, where `describe`/`it`/`test` calls are tests.
+ * Elsewhere they are a library's own functions; only `import.meta.vitest` blocks (vitest's
+ * in-source tests) and the calls inside them are tests there.
+ */
+export function jsBlocks(text: string, byName = true): BlockSet {
   const lexed = lex(text, 'js');
-  const blocks: Block[] = [];
-  for (const match of text.matchAll(jsCallee)) {
-    if (lexed.code[match.index] !== CODE) continue;
-    const block = jsTestCall(text, lexed, match.index, match[0]);
-    if (block !== null) blocks.push(block);
-  }
+  const vitest: Block[] = [];
   for (const match of text.matchAll(/\bif\s*\(\s*import\.meta\.vitest\s*\)\s*\{/g)) {
     const closeAt = lexed.close.get(match.index + match[0].length - 1);
     if (lexed.code[match.index] === CODE && closeAt !== undefined) {
-      blocks.push({
+      vitest.push({
         start: match.index,
         end: closeAt + 1,
         name: 'import.meta.vitest',
@@ -83,5 +83,12 @@ export function jsBlocks(text: string): BlockSet {
       });
     }
   }
-  return { blocks, separator: ' > ', qualified: false, code: lexed.code };
+  const calls: Block[] = [];
+  for (const match of text.matchAll(jsCallee)) {
+    if (lexed.code[match.index] !== CODE) continue;
+    if (!byName && !vitest.some((b) => match.index > b.start && match.index < b.end)) continue;
+    const block = jsTestCall(text, lexed, match.index, match[0]);
+    if (block !== null) calls.push(block);
+  }
+  return { blocks: [...calls, ...vitest], separator: ' > ', qualified: false, code: lexed.code };
 }

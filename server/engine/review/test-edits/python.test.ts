@@ -1,7 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { change, lines, whats } from './test-support/changes';
+import type { FileChange } from './index';
+import {
+  change,
+  lines,
+  pytestInModules,
+  whats as whatsByDefault,
+  whatsIn,
+} from './test-support/changes';
 
-describe('test-in-source: Python', () => {
+// Tests beside code in a module pytest collects (`python_files = *.py`): found by their names.
+// In a module no runner collects, the same names are the library's own (collected-tests.test.ts).
+describe('test-in-source: Python, in a module the runner collects', () => {
+  const whats = (...changes: FileChange[]): string[] => whatsIn(pytestInModules, ...changes);
   const module = (check: string, code = 'return a + b'): string =>
     lines(
       'def add(a, b):',
@@ -70,5 +80,9 @@ describe('test-in-source: Python', () => {
         '    return a + b',
       );
     expect(whats(change('calc.py', doc('3'), doc('4')))).toEqual(['doctests changed in calc.py']);
+    // Doctests are marked by `>>>`, not by a name: they count in any module.
+    expect(whatsByDefault(change('calc.py', doc('3'), doc('4')))).toEqual([
+      'doctests changed in calc.py',
+    ]);
   });
 });

@@ -1,9 +1,12 @@
 /** Python tests in source files, found by indentation rather than brackets. */
 
 import type { Block, BlockSet } from './blocks';
+import { matchesNameOption, type PythonNames } from './collection';
+import { fnmatchRegExp } from './globs';
 import { indentOf } from './text';
 
-// Python: `def test*` and `class Test*` at any depth, by indentation.
+// Python: test functions and classes at any depth, by indentation, named as the runner takes
+// them (pytest's `python_functions` / `python_classes`), and `unittest.TestCase` subclasses.
 export interface PythonLineState {
   triple: '"""' | "'''" | null;
   depth: number;
@@ -42,7 +45,15 @@ function scanPythonLine(line: string, state: PythonLineState): boolean {
   return continued;
 }
 
-export function pythonBlocks(text: string): BlockSet {
+const defaultNames: PythonNames = { classes: ['Test'], functions: ['test'] };
+
+export function pythonBlocks(text: string, names: PythonNames = defaultNames): BlockSet {
+  const patterns = new Map<string, RegExp>();
+  const glob = (pattern: string): RegExp => {
+    const known = patterns.get(pattern) ?? fnmatchRegExp(pattern);
+    patterns.set(pattern, known);
+    return known;
+  };
   const blocks: Block[] = [];
   const scopes: {
     indent: number;
@@ -76,10 +87,13 @@ export function pythonBlocks(text: string): BlockSet {
       if (trimmed.startsWith('@')) {
         if (decorators < 0) decorators = start;
       } else {
-        const def = /^(?:async\s+)?(def|class)\s+([A-Za-z_]\w*)/.exec(trimmed);
+        const def = /^(?:async\s+)?(def|class)\s+([A-Za-z_]\w*)\s*(?:\(([^)]*))?/.exec(trimmed);
         if (def !== null) {
           const name = def[2] ?? '';
-          const test = def[1] === 'def' ? name.startsWith('test') : name.startsWith('Test');
+          const test =
+            def[1] === 'def'
+              ? matchesNameOption(name, names.functions, glob)
+              : matchesNameOption(name, names.classes, glob) || /TestCase\b/.test(def[3] ?? '');
           const qualified = [...scopes.map((s) => s.name), name].join('.');
           const label = !test ? null : def[1] === 'def' ? 'test' : 'test class';
           scopes.push({

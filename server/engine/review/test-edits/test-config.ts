@@ -18,7 +18,7 @@ import {
 
 /** Files whose every change counts. Matched against the path's tail. */
 export const wholeConfigFiles: readonly RegExp[] = [
-  /(?:^|\/)\.?pytest\.ini$/, // pytest
+  /(?:^|\/)\.?pytest\.(?:ini|toml)$/, // pytest (`pytest.toml` since pytest 9)
   /(?:^|\/)conftest\.py$/, // pytest hooks and fixtures, any directory
   /(?:^|\/)noxfile\.py$/,
   /(?:^|\/)(?:jest|vitest)\.(?:config|setup)\.[\w.]+$/,

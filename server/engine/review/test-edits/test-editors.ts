@@ -1,5 +1,6 @@
 /** Which hypotheses edit tests or reach into the test framework, and why, in words. */
 
+import { collectionOf } from './collection-of';
 import { testEditsOf } from './test-edits-of';
 import type { FileChange, TestEdit } from './types';
 
@@ -27,13 +28,18 @@ export function demotionReason(edits: readonly TestEdit[]): string | null {
 /**
  * Hypotheses that edit tests (test files, test configuration, tests inside source files) or
  * reach into the test framework from ordinary code, by name, with the reason. `before` reads a
- * file as the hypotheses' base has it (null where it is absent).
+ * file as the hypotheses' base has it (null where it is absent); the runners' configuration
+ * files are read through it too, and `testCommand` (the task's argv) says which runner runs and
+ * on what: together they say which files hold tests (see `collectionOf`).
  */
 export async function testEditorsOf(
   hypotheses: readonly ChangeSet[],
   before: (path: string) => Promise<string | null>,
+  testCommand?: readonly string[],
 ): Promise<Map<string, string>> {
   const demote = new Map<string, string>();
+  const paths = hypotheses.flatMap((h) => [...h.edits.map((e) => e.path), ...h.delete]);
+  const collection = await collectionOf(before, testCommand, paths);
   for (const h of hypotheses) {
     const changes: FileChange[] = [
       ...(await Promise.all(
@@ -47,7 +53,7 @@ export async function testEditorsOf(
         h.delete.map(async (path) => ({ path, before: await before(path), after: null })),
       )),
     ];
-    const reason = demotionReason(testEditsOf(changes));
+    const reason = demotionReason(testEditsOf(changes, collection));
     if (reason !== null) demote.set(h.name, reason);
   }
   return demote;

@@ -2,6 +2,7 @@
 
 import { createTwoFilesPatch } from 'diff';
 import { diffFlags } from '../../diff-flags';
+import type { Collection } from '../collection';
 import { testEditsOf, type TestEdit } from '../index';
 
 const framework = (edits: readonly TestEdit[] | undefined): TestEdit[] =>
@@ -24,17 +25,29 @@ export function gitDiff(path: string, before: string | null, after: string | nul
   return `diff --git a/${path} b/${path}\n${mode}${body}`;
 }
 
-/** The framework edits of one change from its whole texts. */
-export const reachEdits = (path: string, before: string | null, after: string | null) =>
-  framework(testEditsOf([{ path, before, after }]));
+/** The framework edits of one change from its whole texts (the runners' defaults without `collection`). */
+export const reachEdits = (
+  path: string,
+  before: string | null,
+  after: string | null,
+  collection?: Collection,
+) => framework(testEditsOf([{ path, before, after }], collection));
 
 /** The framework edits of one change as the review page reads it: from the diff alone. */
 export const hunkReachEdits = (path: string, before: string | null, after: string | null) =>
   framework(diffFlags(gitDiff(path, before, after)).testEdits);
 
-/** The ids of the rules that fired, both ways; they must agree. */
-export function rulesFired(path: string, before: string | null, after: string | null): string[] {
-  const whole = reachEdits(path, before, after).map((e) => e.rule ?? '');
+/**
+ * The ids of the rules that fired, both ways; they must agree. A diff carries no configuration
+ * and takes test names as tests anywhere: `collection` says where the whole-file reading should.
+ */
+export function rulesFired(
+  path: string,
+  before: string | null,
+  after: string | null,
+  collection?: Collection,
+): string[] {
+  const whole = reachEdits(path, before, after, collection).map((e) => e.rule ?? '');
   const hunks = hunkReachEdits(path, before, after).map((e) => e.rule ?? '');
   if (whole.join() !== hunks.join()) {
     throw new Error(`whole files fired [${whole.join()}] but the diff fired [${hunks.join()}]`);
