@@ -41,8 +41,6 @@ export async function runIteration(step: StepContext, task: LoopTask): Promise<S
       checkpointSha: task.checkpointSha,
     });
   } else {
-    const early = await reviewBeforeWaiting(step, task, iteration.reviewRound);
-    if (early !== null) return early;
     const fixer = task.fixer === 'external' ? step.deps.fixer : step.deps.fixers?.[task.fixer];
     if (fixer === undefined) {
       return step.end(task, {
@@ -163,29 +161,6 @@ export async function runIteration(step: StepContext, task: LoopTask): Promise<S
     `no hypothesis made the tests pass in ${task.maxIterations} iteration(s)`,
     left ?? undefined,
   );
-}
-
-/**
- * A checkpoint that need not wait for more hypotheses goes to review before the fixer is asked:
- * when what it leaves failing is now all known failures (a person accepted them), or when a
- * person asked to send it now (partial). Only a checkpoint beyond the baseline has anything to
- * review; without one a request to send it now waits (the service refuses it up front). A review
- * round's checkpoint may well be green: the reviewers asked for changes all the same.
- */
-async function reviewBeforeWaiting(
-  step: StepContext,
-  task: LoopTask,
-  reviewRound: number,
-): Promise<StepOutcome | null> {
-  if (task.checkpointSha === null || task.checkpointSha === task.baselineCommit) return null;
-  const left =
-    task.referenceRun === null ? null : remainingFailures(task.referenceRun, task.knownFailures);
-  if (reviewRound === 0 && left !== null && left.count === 0) {
-    const workspace = await step.deps.workspaces.open(task);
-    return putUpForReview(step, task, workspace, noFailures);
-  }
-  if (task.reviewNowRequestedBy === null) return null;
-  return noMoreHypotheses(step, task, `sent to review by ${task.reviewNowRequestedBy}`);
 }
 
 /**
