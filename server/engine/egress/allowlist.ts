@@ -202,10 +202,16 @@ function entryOfUrl(href: string): EgressAllowEntry | null {
 /**
  * The allowlist the package managers' own configuration implies: npm's configured registry, the
  * Python index (unless pip's index URL replaces it) and pip's configured indexes' hosts, the crates registry,
- * the Go module proxy (`GOPROXY`'s hosts, else the public one) and checksum database.
+ * the cargo config's mirrors, the Go module proxy (`GOPROXY`'s hosts, else the public one) and
+ * checksum database.
  */
 export function allowlistOfToolConfig(config: ToolConfig): EgressAllowlist {
-  const urls = [config.npmRegistry, ...config.pipIndexUrls, ...config.goProxies];
+  const urls = [
+    config.npmRegistry,
+    ...config.pipIndexUrls,
+    ...config.goProxies,
+    ...config.cargoSources,
+  ];
   const entries = urls.map(entryOfUrl).filter((e): e is EgressAllowEntry => e !== null);
   if (config.pipPublicIndex) entries.push(https('pypi.org'), https('files.pythonhosted.org'));
   entries.push(https('index.crates.io'), https('static.crates.io'), https('crates.io'));

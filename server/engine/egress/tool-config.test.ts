@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { allowlistOfToolConfig, formatEgressAllowlist } from './allowlist';
-import { pipFileSettings, toolConfigFrom } from './tool-config';
+import { cargoSourceUrls, pipFileSettings, toolConfigFrom } from './tool-config';
 
 // What `pip config list` printed here for a PIP_CONFIG_FILE with an index and an extra index
 // (pip 23.2), plus this machine's own /etc/xdg/pip/pip.conf and PIP_* variables.
@@ -29,7 +29,7 @@ describe("pip's own configuration reaches setup and the allowlist", () => {
   });
 
   it("a pip.conf index is allowed and handed to setup's pip; a file: index is not", () => {
-    const config = toolConfigFrom({}, npm, listing);
+    const config = toolConfigFrom({}, npm, { pipListing: listing });
     expect(config.pipIndexUrls).toEqual([
       'http://127.0.0.1:9999/simple',
       'http://10.0.0.5/simple',
@@ -49,11 +49,9 @@ describe("pip's own configuration reaches setup and the allowlist", () => {
   });
 
   it("the server's variables win over pip's files, as in pip", () => {
-    const config = toolConfigFrom(
-      { PIP_INDEX_URL: 'https://pypi.corp.example/simple' },
-      npm,
-      listing,
-    );
+    const config = toolConfigFrom({ PIP_INDEX_URL: 'https://pypi.corp.example/simple' }, npm, {
+      pipListing: listing,
+    });
     expect(config.env.PIP_INDEX_URL).toBe('https://pypi.corp.example/simple');
     expect(config.pipIndexUrls[0]).toBe('https://pypi.corp.example/simple');
   });
@@ -66,12 +64,39 @@ describe("pip's own configuration reaches setup and the allowlist", () => {
   });
 
   it('an index with credentials in pip.conf is allowed but never handed to setup', () => {
-    const config = toolConfigFrom(
-      {},
-      npm,
-      "global.index-url='https://user:secret@pypi.corp.example/simple'",
-    );
+    const config = toolConfigFrom({}, npm, {
+      pipListing: "global.index-url='https://user:secret@pypi.corp.example/simple'",
+    });
     expect(config.env.PIP_INDEX_URL).toBeUndefined();
     expect(formatEgressAllowlist(allowlistOfToolConfig(config))).toContain('pypi.corp.example:443');
+  });
+});
+
+describe("cargo's own configuration reaches the allowlist", () => {
+  const cargoConfig = [
+    '[source.crates-io]',
+    'replace-with = "mirror"',
+    '',
+    '[source.mirror]',
+    'registry = "sparse+https://crates-mirror.corp.example/index/"',
+    '',
+    '[registries.internal]',
+    'index = "https://cargo.corp.example/git/index" # an alternative registry',
+    '',
+    '[net]',
+    'registry = "https://not-a-source.example/"',
+  ].join('\n');
+
+  it('source replacements and alternative registries, not other tables', () => {
+    expect(cargoSourceUrls(cargoConfig)).toEqual([
+      'https://crates-mirror.corp.example/index/',
+      'https://cargo.corp.example/git/index',
+    ]);
+    const allowed = formatEgressAllowlist(
+      allowlistOfToolConfig(toolConfigFrom({}, npm, { cargoConfig })),
+    );
+    expect(allowed).toContain('crates-mirror.corp.example:443');
+    expect(allowed).toContain('cargo.corp.example:443');
+    expect(allowed).not.toContain('not-a-source.example');
   });
 });

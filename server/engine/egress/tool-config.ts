@@ -1,3 +1,5 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { execa } from 'execa';
 
 /**
@@ -19,6 +21,12 @@ export interface ToolConfig {
   readonly pipPublicIndex: boolean;
   /** `GOPROXY`'s proxy URLs (not `direct`/`off`); empty: the public module proxy. */
   readonly goProxies: readonly string[];
+  /**
+   * Registries and mirrors the server's cargo configuration (`$CARGO_HOME/config.toml`) names:
+   * source replacements and alternative registries. Setup's cargo reads the same file (CARGO_HOME
+   * passes into the sandbox); the allowlist needs their hosts.
+   */
+  readonly cargoSources: readonly string[];
   /** The Go checksum database's URL; null when `GOSUMDB=off`. */
   readonly goSumDb: string | null;
   /** Variables that point setup commands at the same places; none that carries credentials. */
@@ -72,13 +80,43 @@ const pipVariables = [
 const isHttpUrl = (u: string): boolean => /^https?:\/\//i.test(u);
 
 /**
- * The configuration `env`, npm's registry and pip's configuration files (`pip config list`'s
- * output) describe (pure; see `readToolConfig`). A variable wins over pip's files, as in pip.
+ * The URLs of `registry = "…"` (in `[source.*]`) and `index = "…"` (in `[registries.*]`) in a
+ * cargo config.toml, without cargo's `sparse+`/`git+` prefix.
+ */
+export function cargoSourceUrls(configToml: string | null): string[] {
+  const urls: string[] = [];
+  let table = '';
+  for (const raw of (configToml ?? '').split('\n')) {
+    const line = raw.replace(/#.*$/, '').trim();
+    const header = /^\[\s*([^\]]+?)\s*\]$/.exec(line);
+    if (header !== null) {
+      table = header[1] ?? '';
+      continue;
+    }
+    const key = /^(registry|index)\s*=\s*["']([^"']+)["']$/.exec(line);
+    if (key === null) continue;
+    const wanted = key[1] === 'registry' ? /^source\./ : /^registries\./;
+    if (wanted.test(table)) urls.push((key[2] ?? '').replace(/^(?:sparse|git|registry)\+/, ''));
+  }
+  return urls.filter(isHttpUrl);
+}
+
+/** What the server's package managers read from their own files. */
+export interface ToolFiles {
+  /** `pip config list`'s output. */
+  readonly pipListing?: string | null;
+  /** `$CARGO_HOME/config.toml`. */
+  readonly cargoConfig?: string | null;
+}
+
+/**
+ * The configuration `env`, npm's registry and the package managers' own files describe (pure;
+ * see `readToolConfig`). A variable wins over pip's files, as in pip.
  */
 export function toolConfigFrom(
   env: Readonly<Record<string, string | undefined>>,
   npmRegistry: string | null,
-  pipListing: string | null = null,
+  { pipListing = null, cargoConfig = null }: ToolFiles = {},
 ): ToolConfig {
   const registry = npmRegistry !== null && /^https?:\/\//.test(npmRegistry) ? npmRegistry : null;
   const fileSettings = pipFileSettings(pipListing);
@@ -115,6 +153,7 @@ export function toolConfigFrom(
     pipIndexUrls,
     pipPublicIndex: pipIndex.length === 0,
     goProxies,
+    cargoSources: cargoSourceUrls(cargoConfig),
     goSumDb: goSumDbUrl(env.GOSUMDB),
     env: passed,
   };
@@ -153,11 +192,16 @@ async function pipConfigListing(
 export async function loadToolConfig(
   env: Readonly<Record<string, string | undefined>>,
 ): Promise<ToolConfig> {
-  const [registry, pipListing] = await Promise.all([
+  const cargoHome =
+    env.CARGO_HOME ?? (env.HOME === undefined ? null : path.join(env.HOME, '.cargo'));
+  const [registry, pipListing, cargoConfig] = await Promise.all([
     npmConfiguredRegistry().catch(() => null),
     pipConfigListing(env).catch(() => null),
+    cargoHome === null
+      ? null
+      : readFile(path.join(cargoHome, 'config.toml'), 'utf8').catch(() => null),
   ]);
-  return toolConfigFrom(env, registry, pipListing);
+  return toolConfigFrom(env, registry, { pipListing, cargoConfig });
 }
 
 let cached: Promise<ToolConfig> | undefined;
