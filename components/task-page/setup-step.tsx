@@ -51,8 +51,8 @@ function failure(result: SetupResult): ReactNode {
 /**
  * Installing the dependencies, once, before the baseline: the commands (or, when detected, what
  * in the tree asked for them), whether the result came from the cache, where the install asked to
- * connect, and on failure the command that failed with its output. Live from the stream; the
- * stored record otherwise.
+ * connect, and on failure the command that failed with its output; and the build step every run
+ * starts with when setup builds. Live from the stream; the stored record otherwise.
  */
 export function SetupStep({
   setup,
@@ -102,6 +102,13 @@ export function SetupStep({
             </li>
           ))}
         </ul>
+      )}
+      {record?.build == null ? null : (
+        // Detected because setup builds: without it every run would test the baseline's binaries.
+        <p>
+          Build step before the tests of every run: <code>{formatArgv(record.build.argv)}</code>{' '}
+          (detected; a build command given with the task replaces it)
+        </p>
       )}
       {finished && !failed && commands.length > 0 ? (
         <p>

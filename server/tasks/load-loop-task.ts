@@ -17,6 +17,7 @@ export async function loadLoopTask(db: Db, taskId: string): Promise<LoopTask> {
   });
   if (task === null) throw new AppError('NOT_FOUND', `no task ${taskId}`);
   const iteration = task.iterations[0];
+  const setup = (task.setup as SetupRecord | null) ?? null;
   return {
     id: task.id,
     status: statusOf(task.status),
@@ -40,9 +41,11 @@ export async function loadLoopTask(db: Db, taskId: string): Promise<LoopTask> {
     tokensUsed: task.tokensUsed,
     limits: pickRunLimits(task),
     setupCommands: (task.setupCommands as string[][] | null) ?? null,
-    buildCommand: (task.buildCommand as string[] | null) ?? null,
+    // The task's own build command, else the one its setup detected (it builds, so every run
+    // rebuilds before its tests: never the baseline's binaries).
+    buildCommand: (task.buildCommand as string[] | null) ?? setup?.build?.argv ?? null,
     knownFailures: (task.knownFailures as string[] | null) ?? [],
-    setup: (task.setup as SetupRecord | null) ?? null,
+    setup,
     openSteps: task.planSteps.map((step) => ({
       index: step.index,
       gates: step.gates as string[][],

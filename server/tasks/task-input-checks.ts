@@ -7,7 +7,7 @@ import {
 import type { Actor } from '../auth/actor';
 import { AppError } from '../errors/app-error';
 import { maxIterationsCeiling } from '../engine/loop';
-import { checkBuildCommand, checkCommand, checkSetupCommand } from '../engine/policy';
+import { checkBuildCommand, checkCommand, checkSetupCommand, rebuildGap } from '../engine/policy';
 import type { CreateTaskInput, PlanStepInput } from './task-api';
 
 export const defaults = {
@@ -63,6 +63,9 @@ export function checkCreateTaskInput(
     const build = checkBuildCommand(input.buildCommand);
     if (!build.ok) throw new AppError('COMMAND_NOT_ALLOWED', `build command: ${build.message}`);
   }
+  // Setup that builds, tests that do not rebuild and no build step: stale binaries in every run.
+  const gap = rebuildGap({ ...input, setupCommands });
+  if (gap !== null) throw new AppError('INVALID_ARGUMENT', gap);
   const knownFailures = checkKnownFailures(input.knownFailures ?? []);
   const fixer = input.fixer ?? 'external';
   if (fixer === 'llm' && !server.llmAvailable) {

@@ -113,6 +113,13 @@ export const setupViewSchema = z
       }),
     ).describe('every host the setup asked the egress proxy for, allowed or refused'),
     env: z.record(z.string(), z.string()).readonly().describe('variables every later run gets'),
+    build: z
+      .object({ argv, reason: z.string() })
+      .nullable()
+      .optional()
+      .describe(
+        'the build step detected because setup builds: every run rebuilds with it before its tests (a task buildCommand replaces it)',
+      ),
   })
   .describe('what the setup did; null until it ran');
 

@@ -118,6 +118,17 @@ export interface SetupRecord {
   readonly egress: readonly EgressRecord[];
   /** Variables every later run of the workspace gets (e.g. module caches kept in the worktree). */
   readonly env: Readonly<Record<string, string>>;
+  /**
+   * The build step detected because setup builds (CMake, Meson, make): every run rebuilds with it
+   * before its tests when the task gives no build command. Absent in records made before it.
+   */
+  readonly build?: BuildStep | null;
+}
+
+/** A detected build step, with why (shown on the task). */
+export interface BuildStep {
+  readonly argv: readonly string[];
+  readonly reason: string;
 }
 
 /** The setup a task will run: its own commands, or what the tree says it needs. */
@@ -128,6 +139,8 @@ export interface SetupPlan {
   /** Workspace-relative paths setup and builds write; never part of a change. */
   readonly outputs: readonly string[];
   readonly env: Readonly<Record<string, string>>;
+  /** The build step detected for a task that gives none; null: none needed or given. */
+  readonly build?: BuildStep | null;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { rebuildGap } from '../policy/rebuild-gap';
 import { LineBatcher, SerialWriter } from './event-queue';
 import type { LoopTask, LoopWorkspace, SetupPort, SetupRecord, SetupRunResult } from './loop-ports';
 import { again, type StepContext, type StepOutcome } from './step-context';
@@ -66,6 +67,9 @@ export async function prepareWorkspace(step: StepContext, task: LoopTask): Promi
 export async function setUpWorkspace(step: StepContext, task: LoopTask): Promise<StepOutcome> {
   const setup = step.required(step.deps.setup ?? null, 'setup port');
   const baselineCommit = step.required(task.baselineCommit, 'baseline commit');
+  // Refused at creation since; a task stored before would test its baseline's binaries.
+  const gap = rebuildGap(task);
+  if (gap !== null) return step.end(task, { type: 'task.failed', reason: gap });
   const workspace = await step.deps.workspaces.open(task);
   await workspace.rollbackTo(baselineCommit, { keepIgnored: false });
   const ran = await runTaskSetup(step, task, setup, workspace);
@@ -117,6 +121,7 @@ export async function runTaskSetup(
     durationMs: result.durationMs,
     egress: result.egress,
     env: plan.env,
+    build: plan.build ?? null,
   };
   return { result, record };
 }

@@ -66,6 +66,21 @@ const make: RunnerRule = {
   paths: ['-C', '--directory', '-f', '--file', '--makefile', '-I', '--include-dir'],
 };
 
+// `meson setup` writes the build directory; `meson compile -C DIR` and `ninja -C DIR` rebuild it.
+// A cross file may name an `exe_wrapper` that every test runs through (like CMake's emulator).
+const mesonBuild: RunnerRule = {
+  subcommands: ['setup', 'compile'],
+  forbidden: ['--cross-file', '--wrapper', '--wrap', '--gdb'],
+  paths: ['-C', '--native-file', '--builddir'],
+  positionalPaths: true,
+};
+
+const ninja: RunnerRule = {
+  // -t runs a ninja tool (`-t commands`, `-t clean`…), never a build.
+  forbidden: ['-t'],
+  paths: ['-C', '-f'],
+};
+
 const npm: RunnerRule = {
   subcommands: ['test', 't', 'run', 'run-script'],
   forbidden: [
@@ -197,6 +212,8 @@ export const setupRules: Readonly<Record<string, RunnerRule>> = {
   go: { ...go, subcommands: ['mod download'] },
   cmake,
   make,
+  meson: mesonBuild,
+  ninja,
   mvn: { ...mvn, subcommands: ['dependency:go-offline'] },
   uv: {
     subcommands: ['sync'],
@@ -214,6 +231,8 @@ export const setupRules: Readonly<Record<string, RunnerRule>> = {
 export const buildRules: Readonly<Record<string, RunnerRule>> = {
   cmake,
   make,
+  meson: { ...mesonBuild, subcommands: ['compile'] },
+  ninja,
   tsc,
   npm: { ...npm, subcommands: ['run', 'run-script'] },
   pnpm: { ...pnpm, subcommands: ['run', 'build'] },

@@ -9,8 +9,9 @@ const no = (message: string): CommandVerdict => ({
 });
 
 const setupPrograms =
-  'npm, pnpm, yarn, pip, cargo, go, cmake, make, mvn, uv, poetry, python -m venv|pip';
-const buildPrograms = 'cmake, make, tsc, npm, pnpm, yarn, cargo, go, mvn, gradle, npx TOOL';
+  'npm, pnpm, yarn, pip, cargo, go, cmake, make, meson, ninja, mvn, uv, poetry, python -m venv|pip';
+const buildPrograms =
+  'cmake, make, meson, ninja, tsc, npm, pnpm, yarn, cargo, go, mvn, gradle, npx TOOL';
 const intoSystem =
   "would install into the system (argument 0: '%s'): run a virtual environment's own, " +
   'DIR/bin/pip or DIR/bin/python -m pip with DIR inside the workspace';

@@ -333,6 +333,7 @@ describe('detectSetup: combinations and the empty tree', () => {
       env: {},
       workspaceEnv: {},
       reasons: [expect.stringMatching(/^no lockfile or manifest at the root .* → no setup$/)],
+      build: null,
     });
   });
 

@@ -2,6 +2,7 @@ import { posix } from 'node:path';
 import { git } from '../workspace/git';
 import { listTreeFiles } from '../workspace/tree-files';
 import { dependencyGroup } from './python-groups';
+import { detectCompiled, type DetectedBuild } from './detect-build';
 
 /** The files of a commit, as detection sees them: the listing plus lazy reads. */
 export interface SetupTree {
@@ -51,18 +52,22 @@ export interface SetupPlan {
   readonly workspaceEnv: Readonly<Record<string, string>>;
   /** One line per rule that fired or was passed over, shown on the task. */
   readonly reasons: readonly string[];
+  /** The rebuild every run starts with, when setup builds (CMake, Meson, make); else null. */
+  readonly build: DetectedBuild | null;
 }
 
-interface Part {
+/** What one ecosystem's rule contributes to the plan. */
+export interface Part {
   readonly commands?: readonly (readonly string[])[];
   readonly outputs?: readonly string[];
   readonly manifests?: readonly string[];
   readonly env?: Readonly<Record<string, string>>;
   readonly workspaceEnv?: Readonly<Record<string, string>>;
+  readonly build?: DetectedBuild;
   readonly reasons: readonly string[];
 }
 
-interface Root {
+export interface Root {
   readonly tree: SetupTree;
   readonly has: (path: string) => boolean;
   /** The present ones among `paths`, in that order. */
@@ -74,19 +79,23 @@ interface Root {
  * runs). Only the workspace root is looked at: a monorepo's subprojects are set up by whatever the
  * root's own tooling does (npm/pnpm/yarn workspaces, a Cargo or Go workspace, CMake's
  * add_subdirectory), never one by one. Several ecosystems at the root are all set up, in the fixed
- * order node, python, rust, go, cmake.
+ * order node, python, rust, go, then one compiled build (CMake, Meson or make). The test command,
+ * when given, says whether a Makefile project builds through its tests.
  */
-export async function detectSetup(tree: SetupTree): Promise<SetupPlan> {
+export async function detectSetup(
+  tree: SetupTree,
+  context: { readonly testCommand?: readonly string[] } = {},
+): Promise<SetupPlan> {
   const files = new Set(tree.files);
   const has = (path: string): boolean => files.has(path);
   const root: Root = { tree, has, present: (...paths) => paths.filter(has) };
-  const parts = [
+  const ecosystems = [
     await detectNode(root),
     await detectPython(root),
     await detectRust(root),
     detectGo(root),
-    detectCmake(root),
   ];
+  const parts = [...ecosystems, detectCompiled(root, ecosystems, context.testCommand)];
   const unique = (values: readonly string[]): string[] => [...new Set(values)];
   return {
     commands: parts.flatMap((p) => p.commands ?? []),
@@ -95,6 +104,7 @@ export async function detectSetup(tree: SetupTree): Promise<SetupPlan> {
     env: Object.fromEntries(parts.flatMap((p) => Object.entries(p.env ?? {}))),
     workspaceEnv: Object.fromEntries(parts.flatMap((p) => Object.entries(p.workspaceEnv ?? {}))),
     reasons: reasonsOf(parts.flatMap((p) => p.reasons)),
+    build: parts.find((p) => p.build !== undefined)?.build ?? null,
   };
 }
 
@@ -103,7 +113,7 @@ const reasonsOf = (reasons: readonly string[]): readonly string[] =>
   reasons.length > 0
     ? reasons
     : [
-        'no lockfile or manifest at the root (package-lock.json, pyproject.toml, requirements*.txt, Cargo.lock, go.sum, CMakeLists.txt) → no setup',
+        'no lockfile or manifest at the root (package-lock.json, pyproject.toml, requirements*.txt, Cargo.lock, go.sum, CMakeLists.txt, meson.build, Makefile) → no setup',
       ];
 
 const show = (argv: readonly string[]): string => argv.join(' ');
@@ -382,18 +392,4 @@ function detectGo(root: Root): Part {
     return { ...env, reasons: ['go.mod without go.sum → nothing to download'] };
   const argv = ['go', 'mod', 'download'];
   return { ...env, commands: [argv], reasons: [`go.sum → ${show(argv)}`] };
-}
-
-function detectCmake(root: Root): Part {
-  if (!root.has('CMakeLists.txt')) return { reasons: [] };
-  const configure = ['cmake', '-S', '.', '-B', 'build'];
-  const build = ['cmake', '--build', 'build'];
-  return {
-    commands: [configure, build],
-    outputs: ['build'],
-    manifests: root.tree.files
-      .filter((f) => posix.basename(f) === 'CMakeLists.txt' || f.endsWith('.cmake'))
-      .sort(),
-    reasons: [`CMakeLists.txt → ${show(configure)}; ${show(build)}`],
-  };
 }

@@ -80,7 +80,7 @@ export function createTaskSetup(options: TaskSetupOptions): SetupPort {
 
   return {
     async plan(task: LoopTask, workspace: LoopWorkspace): Promise<SetupPlan> {
-      const detected = await detectSetup(await treeOf(task));
+      const detected = await detectSetup(await treeOf(task), { testCommand: task.testCommand });
       const workspaceEnv = Object.fromEntries(
         Object.entries(detected.workspaceEnv).map(([name, rel]) => [
           name,
@@ -88,12 +88,18 @@ export function createTaskSetup(options: TaskSetupOptions): SetupPort {
         ]),
       );
       const given = task.setupCommands;
+      // A detected setup that builds brings its build step, unless the task gives its own.
+      const build = given === null && task.buildCommand === null ? detected.build : null;
       return {
         commands: given ?? detected.commands,
         detected: given === null,
-        reasons: given === null ? detected.reasons : ['the task gives its own setup commands'],
+        reasons:
+          given === null
+            ? [...detected.reasons, ...(build === null ? [] : [build.reason])]
+            : ['the task gives its own setup commands'],
         outputs: detected.outputs,
         env: { ...detected.env, ...workspaceEnv },
+        build,
       };
     },
 
@@ -118,7 +124,7 @@ export function createTaskSetup(options: TaskSetupOptions): SetupPort {
           error: `setup needs the sandbox, which this server does not have (${options.unavailableReason ?? 'unknown'})`,
         });
       }
-      const detected = await detectSetup(await treeOf(task));
+      const detected = await detectSetup(await treeOf(task), { testCommand: task.testCommand });
       const scope = setupCacheScope(task);
       const cache = scope === null ? null : options.cache;
       const key =
