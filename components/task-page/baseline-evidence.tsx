@@ -15,15 +15,26 @@ export function BaselineEvidence({
   readonly view: TaskView['baseline'];
   readonly knownFailures: readonly string[];
 }) {
+  // How the baseline was read: by test id, or only by what the runner printed.
+  const readAs = run.readAs ?? view?.readAs ?? null;
+  const reading = readAs === null ? null : <p className="read-as muted">Results read {readAs}</p>;
   if (view?.green ?? run.green) {
     return (
-      <p className="outcome">
-        Already green: the tests pass at the baseline
-        {knownFailures.length > 0 ? ' (but for the known failures)' : ''}.
-      </p>
+      <>
+        <p className="outcome">
+          Already green: the tests pass at the baseline
+          {knownFailures.length > 0 ? ' (but for the known failures)' : ''}.
+        </p>
+        {reading}
+      </>
     );
   }
   // Until the stored view has the run, the ids are unknown (not "none").
-  if (view === null) return null;
-  return <TestIds label="Failing" ids={view.failingTests} count={run.failed} />;
+  if (view === null) return reading;
+  return (
+    <>
+      <TestIds label="Failing" ids={view.failingTests} count={run.failed} />
+      {reading}
+    </>
+  );
 }

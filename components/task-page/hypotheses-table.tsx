@@ -124,6 +124,9 @@ function Row({
         {result?.disqualified == null || result.error !== null ? null : (
           <p className="disqualified">Cannot win: {result.disqualified}</p>
         )}
+        {result?.readAs === undefined ? null : (
+          <p className="read-as muted">Results read {result.readAs}</p>
+        )}
       </td>
       <td>{result?.passed ?? '—'}</td>
       <td>{result?.failed ?? '—'}</td>

@@ -23,7 +23,7 @@ import { hypothesisWithEdits, insertHypothesis, toCandidate } from './hypothesis
 import { loadLoopTask } from './load-loop-task';
 import type { EventNotifier } from './event-notifier';
 import type { TaskEventBus } from './task-event-bus';
-import { json, runColumns, statusOf } from './task-rows';
+import { json, runColumns, statusOf, storedCases } from './task-rows';
 
 /**
  * The task loop's persistence on Prisma. Every write commits its rows together with the event
@@ -100,7 +100,7 @@ export class PrismaTaskStore implements TaskLoopStore {
             await tx.task.findUnique({ where: { id: taskId }, select: { checkpointSha: true } })
           )?.checkpointSha,
           ...runColumns(command, mode, run),
-          cases: json(run.cases),
+          cases: storedCases(run),
         },
       });
       await emit({ type: 'baseline.finished', run: { ...run, cases: [] } });
@@ -202,7 +202,7 @@ export class PrismaTaskStore implements TaskLoopStore {
             kind: 'hypothesis',
             ...runColumns(record.command, report.mode, result),
             // The winner's tests are the next iteration's reference; the others' are not needed.
-            ...(result.name === report.winner ? { cases: json(result.cases) } : {}),
+            ...(result.name === report.winner ? { cases: storedCases(result) } : {}),
           },
         });
       }

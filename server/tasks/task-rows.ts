@@ -63,7 +63,34 @@ export function runColumns(
     disqualified: run.disqualified,
     outputTail: run.outputTail,
     error: run.error,
+    readAs: run.readAs ?? null,
   };
+}
+
+/**
+ * The `cases` column of a run: its tests, or, where the runner named only its failures, those
+ * (as failed cases: fewer than the run's tests, which is how `runSummaryOf` tells them apart).
+ * Readers of failing ids (baseline failures, known-failure offers) read either alike.
+ */
+export const storedCases = (run: Pick<RunSummary, 'cases' | 'failing'>): Prisma.InputJsonValue =>
+  json(
+    run.cases.length > 0
+      ? run.cases
+      : (run.failing ?? []).map((id): TestCase => ({ id, status: 'failed' })),
+  );
+
+/** `storedCases` back: a complete list is `cases`; a list of failures only is `failing`. */
+function casesOf(
+  stored: unknown,
+  counts: { passed: number; failed: number; skipped: number },
+): Pick<RunSummary, 'cases' | 'failing'> {
+  const cases = (stored as TestCase[] | null) ?? [];
+  const total = counts.passed + counts.failed + counts.skipped;
+  if (cases.length === total || cases.length === 0) return { cases };
+  const failedOnly = cases.every((c) => c.status === 'failed');
+  return failedOnly && cases.length === counts.failed
+    ? { cases: [], failing: cases.map((c) => c.id) }
+    : { cases: [] };
 }
 
 export function runSummaryOf(run: {
@@ -81,6 +108,7 @@ export function runSummaryOf(run: {
   disqualified: string | null;
   outputTail: string;
   error: string | null;
+  readAs?: string | null;
 }): RunSummary {
   const tests = (run.tests as TestDelta | null) ?? null;
   const summary = {
@@ -93,11 +121,12 @@ export function runSummaryOf(run: {
     skipped: run.skipped,
     parsed: run.parsed,
     buildFailed: run.buildFailed,
-    cases: (run.cases as TestCase[] | null) ?? [],
+    ...casesOf(run.cases, run),
     tests,
     disqualified: run.disqualified,
     outputTail: run.outputTail,
     error: run.error,
+    ...(run.readAs === undefined || run.readAs === null ? {} : { readAs: run.readAs }),
   };
   const green =
     tests === null

@@ -36,6 +36,12 @@ export const testDeltaViewSchema = z
     byId: z
       .boolean()
       .describe('false when a run named no tests: the lists are empty, counts come from totals'),
+    basis: z
+      .enum(['id', 'inferred', 'totals'])
+      .optional()
+      .describe(
+        'id: both runs named every test; inferred: from the failing tests they named and equal totals (lists filled); totals: counts are net changes in failures, no test is named',
+      ),
     counts: z.object({
       fixed: z.int(),
       broken: z.int(),
@@ -47,6 +53,13 @@ export const testDeltaViewSchema = z
   .describe('the run against its reference, by test id');
 
 const counts = { passed: z.int(), failed: z.int(), skipped: z.int() };
+
+/** How a run's results were read, in words; null for runs stored before it was recorded. */
+const runReadAs = z
+  .string()
+  .nullable()
+  .optional()
+  .describe('how the results were read: "by test id, from a JUnit report added to the command"');
 
 export const hypothesisViewSchema = z.object({
   name: z.string(),
@@ -62,6 +75,7 @@ export const hypothesisViewSchema = z.object({
   outputTail: z.string(),
   error: z.string().nullable(),
   buildFailed: z.boolean().describe('the code did not build: no test ran'),
+  readAs: runReadAs,
   /** Against the run's reference (the baseline or the checkpoint built on); null without one. */
   tests: testDeltaViewSchema
     .nullable()
@@ -89,6 +103,7 @@ export const baselineViewSchema = z.object({
   parsed: z.boolean(),
   outputTail: z.string(),
   buildFailed: z.boolean(),
+  readAs: runReadAs,
   /** The ids of the tests that failed, when the runner names its tests. */
   failingTests: ids('ids of the tests failing at the baseline'),
   /** The tests already pass at the baseline (but the task's known failures). */

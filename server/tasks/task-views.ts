@@ -43,6 +43,7 @@ type BaselineColumns = {
   cases: unknown;
   outputTail: string;
   error: string | null;
+  readAs: string | null;
 };
 
 /**
@@ -71,6 +72,7 @@ function baselineView(run: BaselineColumns, knownFailures: readonly string[]): B
     parsed: run.parsed,
     outputTail: run.outputTail,
     buildFailed: run.buildFailed,
+    readAs: run.readAs,
     failingTests: failingIds({ cases }),
     green: alreadyGreen(run, cases, knownFailures),
   };
@@ -134,6 +136,7 @@ export async function loadTaskView(
           error: h.error ?? run?.error ?? null,
           buildFailed: run?.buildFailed ?? false,
           tests: (run?.tests as TestDelta | null | undefined) ?? null,
+          readAs: run?.readAs ?? null,
           disqualified: run?.disqualified ?? null,
           sameTreeAs: h.sameTreeAs,
         };
