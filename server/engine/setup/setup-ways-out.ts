@@ -52,7 +52,7 @@ function indexSetting(ecosystem: Ecosystem, toolEnv: Readonly<Record<string, str
     case 'go':
       return `set GOPROXY in the server's environment (now ${toolEnv.GOPROXY ?? 'unset: the public module proxy'}): setup's go gets it and the egress allowlist allows its hosts`;
     case 'cargo':
-      return "replace the crates.io source in the server's cargo config.toml (setup's cargo reads the same CARGO_HOME) and add the mirror's host to SHADOWBOX_EGRESS_ALLOW";
+      return "replace the crates.io source with a mirror in the server's cargo config.toml ($CARGO_HOME/config.toml): setup's cargo reads the same file and the egress allowlist allows the mirror's host";
   }
 }
 

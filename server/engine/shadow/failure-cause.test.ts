@@ -68,7 +68,7 @@ describe('failureCause: dependencies tests could not fetch offline', () => {
       captured.goMissingSum,
       'go',
       'example.com/x',
-      'module example.com/x is not in the workspace, and tests run offline: its go.sum has no entry for it: add the entry to go.sum (go mod tidy) in the project',
+      "the module providing example.com/x has no entry in go.sum: add it to the project's go.sum (go mod tidy) and commit it",
     ],
     [
       'go, the module proxy unreachable',

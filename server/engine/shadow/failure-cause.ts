@@ -30,7 +30,7 @@ interface Dependency {
   readonly detail: string;
   /** The setup command that fetches it. */
   readonly fetch: string;
-  /** The project's own files lack it (a go.sum entry): no download helps without them. */
+  /** The project's own files lack it (a go.sum entry): no setup helps until they have it. */
   readonly projectFix?: string;
 }
 
@@ -54,9 +54,9 @@ function dependencyOf(output: string): Dependency | null {
     return {
       ecosystem: 'go',
       name: sum[1],
-      detail: 'its go.sum has no entry for it',
+      detail: 'go.sum has no entry for it',
       fetch: 'go mod download',
-      projectFix: 'add the entry to go.sum (go mod tidy) in the project',
+      projectFix: "add it to the project's go.sum (go mod tidy) and commit it",
     };
   }
   const off = goLookupOff.exec(output);
@@ -115,7 +115,7 @@ function setupClause(dependency: Dependency, setup: SetupFacts | null | undefine
   }
   const refused = setup.egress.filter((e) => !e.allowed).map((e) => `${e.host}:${e.port}`);
   if (refused.length > 0) {
-    return `; the egress allowlist refused ${refused.join(', ')} during setup (add it to SHADOWBOX_EGRESS_ALLOW, or point the server's ${dependency.ecosystem === 'go' ? 'GOPROXY' : 'cargo source replacement'} at a mirror it allows)`;
+    return `; the egress allowlist refused ${refused.join(', ')} during setup (add it to SHADOWBOX_EGRESS_ALLOW, or point the server's ${dependency.ecosystem === 'go' ? 'GOPROXY' : 'cargo config.toml source replacement'} at a mirror it allows)`;
   }
   const fetched = setup.commands.some((argv) => showArgv(argv).includes(dependency.fetch));
   return fetched
@@ -132,20 +132,13 @@ export function failureCause(output: string, setup?: SetupFacts | null): Failure
   const dependency = dependencyOf(output);
   if (dependency !== null) {
     const noun = dependency.ecosystem === 'go' ? 'module' : 'crate';
-    const action =
-      dependency.projectFix === undefined
-        ? `setup must download it (${dependency.fetch})`
-        : `${dependency.detail}: ${dependency.projectFix}`;
-    const why =
-      dependency.projectFix === undefined && dependency.detail !== offline
-        ? `; ${dependency.detail}`
-        : '';
-    return {
-      kind: 'dependency',
-      ecosystem: dependency.ecosystem,
-      name: dependency.name,
-      message: `${noun} ${dependency.name} is not in the workspace, and tests run offline: ${action}${why}${setupClause(dependency, setup)}`,
-    };
+    const message =
+      dependency.projectFix !== undefined
+        ? `the module providing ${dependency.name} has no entry in go.sum: ${dependency.projectFix}`
+        : `${noun} ${dependency.name} is not in the workspace, and tests run offline: setup must download it (${dependency.fetch})` +
+          (dependency.detail === offline ? '' : `; ${dependency.detail}`) +
+          setupClause(dependency, setup);
+    return { kind: 'dependency', ecosystem: dependency.ecosystem, name: dependency.name, message };
   }
   const missing = missingThing(output);
   if (missing !== null) {
