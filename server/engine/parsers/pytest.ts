@@ -18,7 +18,8 @@
 // its id. A teardown error reports a test a second time (`PASSED`, then `ERROR`): pytest counts
 // both, and so does the list (the second as `id #2`). The short summary of `-rA` names skipped
 // tests only by location (`SKIPPED [2] tests/test_a.py:9: reason`), and plain `-q` names only
-// failures: such lists do not tally with the summary line, so they are not returned.
+// failures: such lists do not tally with the summary line, so they are not returned as `tests`;
+// failures named in full are returned as `failing`, for a verdict inferred with the totals.
 import { withTests } from './test-list';
 import { counts, unparsed, type TestCase, type TestCounts, type TestStatus } from './types';
 import { countParts, get, lastIndexMatching, toLines } from './text';

@@ -57,6 +57,14 @@ export function judgeCanaries(
     passed: Math.max(0, counts.passed - (byId ? tally('passed') : 1)),
     failed: Math.max(0, counts.failed - (byId ? tally('failed') : 1)),
     skipped: Math.max(0, counts.skipped - tally('skipped')),
+    // The failures named without a full list (`pytest -q`) name the failing canary too.
+    ...(counts.failing === undefined
+      ? {}
+      : {
+          failing: counts.failing.filter(
+            (id) => !id.includes(plan.failing) && !id.includes(plan.passing),
+          ),
+        }),
   };
   if (!ranToEnd || !counts.parsed || counts.buildFailed) {
     return { counts: byId ? stripped : counts, exitCode, tampered: null };

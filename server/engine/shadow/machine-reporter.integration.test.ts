@@ -161,6 +161,35 @@ describe('a right fix next to a pre-existing failure wins by test id', () => {
   }, 180_000);
 });
 
+describe('where no report can be read back (upper layers on a tmpfs)', () => {
+  it('pytest -q: the fix is inferred from the failing tests it names and wins; the wrong fix cannot', async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'sbx-reporter-tmpfs-'));
+    const tmpfs = await createShadowRunner({ dataDir, mode: 'overlay', tmpfsUpper: true });
+    const workspace = await writeProject('sbx-rp-inferred-', pythonFiles);
+    const common = { workspace, command: ['python3', '-m', 'pytest', '-q'], timeoutMs: 120_000 };
+    const baseline = await tmpfs.run({ ...common, hypotheses: [hypothesis('baseline')] });
+    const reference = baseline.hypotheses[0];
+    if (reference === undefined) throw new Error('no baseline');
+    expect(reference.readAs).toBe('by the failing tests it names and the totals, from the console');
+    const report = await tmpfs.run({
+      ...common,
+      reference,
+      hypotheses: [hypothesis('wrong', pythonWrong), hypothesis('fix', pythonFix)],
+    });
+    expect(report.winner).toBe('fix');
+    const fix = report.hypotheses.find((h) => h.name === 'fix');
+    expect(fix?.tests).toMatchObject({
+      basis: 'inferred',
+      fixed: ['test_calc.py::TestCalc::test_add'],
+      stillFailing: ['test_calc.py::TestCalc::test_env'],
+    });
+    const wrong = report.hypotheses.find((h) => h.name === 'wrong');
+    expect(wrong?.tests?.basis).toBe('totals');
+    expect(wrong?.tests?.fixed).toEqual([]);
+    expect(wrong?.disqualified).toMatch(/names no tests/);
+  }, 120_000);
+});
+
 // jest and vitest are installed once per machine (npm registry), into a cache outside the repo.
 const jsRunners = path.join(os.tmpdir(), 'sbx-js-runners-jest29-vitest4');
 

@@ -7,6 +7,7 @@
 // unhandled errors) and the console is read, as it would have been without it.
 import {
   checkReport,
+  leafName,
   parseJUnitXml,
   parseTestOutput,
   sumTestCounts,
@@ -60,6 +61,19 @@ export function consoleReading(counts: TestCounts, source = 'the console'): stri
   return `by totals only, from ${source}: it names no tests`;
 }
 
+/**
+ * Where the console names every failure but not every test (`pytest -q`), checkReport can only
+ * compare totals: a report could then move a failure from a test it broke to one that failed
+ * before. The failures it names must be the console's. Null when they are (or cannot be told).
+ */
+function sameFailures(report: TestCounts, text: TestCounts): string | null {
+  if (text.failing === undefined) return null;
+  const named = new Set(text.failing.map(leafName));
+  const reported = report.tests.filter((t) => t.status === 'failed').map((t) => leafName(t.id));
+  const differs = reported.length !== named.size || reported.some((id) => !named.has(id));
+  return differs ? "the report's failing tests are not the ones the console names" : null;
+}
+
 export function readResults(options: {
   readonly runner: RunnerName | 'auto';
   readonly execution: Execution;
@@ -92,7 +106,10 @@ export function readResults(options: {
     const name = reportNames[added.format];
     if (fromAdded.parsed && fromAdded.tests.length > 0) {
       const counts = { ...fromAdded, buildFailed: fromText.buildFailed };
-      if (check.agrees) return { counts, forged: null, readAs: `by test id, from ${name}` };
+      const failures = sameFailures(fromAdded, fromText);
+      if (check.agrees && failures === null) {
+        return { counts, forged: null, readAs: `by test id, from ${name}` };
+      }
       if (check.unchecked && canaried) {
         return {
           counts,
@@ -100,7 +117,7 @@ export function readResults(options: {
           readAs: `by test id, from ${name} (its canaries checked it)`,
         };
       }
-      setAside = ` (${check.reason}; it was set aside)`;
+      setAside = ` (${check.agrees ? (failures ?? '') : check.reason}; it was set aside)`;
     }
   }
   const fromReports = sumTestCounts(...execution.reports.map(parseJUnitXml));
