@@ -14,7 +14,7 @@ let token: string;
 
 beforeAll(async () => {
   scratch = await openScratchRuntime('sbx-rest-rebuild-');
-  await userIn(scratch.runtime.db, 'ada', 'member');
+  await userIn(scratch.runtime.db, 'ada', 'author');
   token = (await createApiToken(scratch.runtime.db, { user: 'ada', scopes: ['agent'], name: 'a' }))
     .token;
 });
