@@ -25,7 +25,24 @@ const own = (p: Person) => ({ ownerId: p.id, teamId: null });
 
 describe('task rights', () => {
   it('an author drives their own task but cannot review it', () => {
-    expect(rights(user(bob), own(bob))).toEqual(['cancel', 'comment', 'see', 'submit']);
+    expect(rights(user(bob), own(bob))).toEqual(['cancel', 'comment', 'see', 'steer', 'submit']);
+  });
+
+  it("steering (send to review now, accept known failures) is the owner's, a reviewer's or an admin's", () => {
+    const carol = person('carol', 'author', [{ teamId: 'core', role: 'author' }]);
+    const shared = { ownerId: bob.id, teamId: 'core' };
+    expect(taskRights(user(bob), shared).has('steer')).toBe(true);
+    // A teammate who may submit and cancel does not decide what the owner's task waits for.
+    expect(taskRights(user(carol), shared).has('steer')).toBe(false);
+    expect(taskRights(user(carol), shared).has('submit')).toBe(true);
+    expect(taskRights(user(person('root', 'admin')), shared).has('steer')).toBe(true);
+    expect(() => requireTaskRight(user(carol), { id: 'T3', ...shared }, 'steer')).toThrow(
+      expect.objectContaining({
+        code: 'FORBIDDEN',
+        message:
+          "sending a task to review now or accepting its known failures needs the task's owner, a reviewer or an admin",
+      }),
+    );
   });
 
   it("nobody but an admin sees another person's task (it does not exist for them)", () => {
@@ -42,6 +59,7 @@ describe('task rights', () => {
       'cancel',
       'comment',
       'see',
+      'steer',
       'submit',
     ]);
     expect(rights(token(alice, ['reviewer']), own(alice))).toEqual([
@@ -49,9 +67,10 @@ describe('task rights', () => {
       'reopen',
       'review',
       'see',
+      'steer',
     ]);
     // An author's token with a reviewer scope (refused at creation) still cannot review.
-    expect(rights(token(bob, ['reviewer']), own(bob))).toEqual(['comment', 'see']);
+    expect(rights(token(bob, ['reviewer']), own(bob))).toEqual(['comment', 'see', 'steer']);
   });
 
   it('a team member acts with their team role, never above their own', () => {

@@ -7,20 +7,20 @@ import { lowerRole, type Actor, type Role, type Scope } from './actor';
  * (an admin acts on every task). A token acts as its owner, narrowed to its scopes. A task the
  * actor may not see does not exist for them: NOT_FOUND, the same answer as for a missing task.
  */
-export type TaskRight = 'see' | 'submit' | 'cancel' | 'comment' | 'review' | 'reopen';
+export type TaskRight = 'see' | 'submit' | 'cancel' | 'comment' | 'review' | 'reopen' | 'steer';
 
 /** `comment`: write in review threads (and reply to them); `review`: verdicts, resolving threads. */
 const authorRights: readonly TaskRight[] = ['see', 'submit', 'cancel', 'comment'];
 
 const roleRights: Readonly<Record<Role, ReadonlySet<TaskRight>>> = {
   author: new Set(authorRights),
-  reviewer: new Set([...authorRights, 'review', 'reopen']),
-  admin: new Set([...authorRights, 'review', 'reopen']),
+  reviewer: new Set([...authorRights, 'review', 'reopen', 'steer']),
+  admin: new Set([...authorRights, 'review', 'reopen', 'steer']),
 };
 
 const scopeRights: Readonly<Record<Scope, readonly TaskRight[]>> = {
-  agent: ['see', 'submit', 'cancel', 'comment'],
-  reviewer: ['see', 'comment', 'review', 'reopen'],
+  agent: ['see', 'submit', 'cancel', 'comment', 'steer'],
+  reviewer: ['see', 'comment', 'review', 'reopen', 'steer'],
 };
 
 /** The scopes a person of `role` may give their tokens. */
@@ -50,7 +50,10 @@ export function taskRights(actor: Actor, task: TaskOwnership): ReadonlySet<TaskR
   if (actor.kind === 'cli') return all;
   const role = roleOn(actor, task);
   if (role === null) return none;
-  const rights = roleRights[role];
+  // `steer` (send to review now, accept known failures) is the task's owner's as well: it decides
+  // what their own task waits for, never what is approved.
+  const owner = task.ownerId !== null && task.ownerId === actor.person.id;
+  const rights = owner ? new Set([...roleRights[role], 'steer' as const]) : roleRights[role];
   if (actor.kind === 'user') return rights;
   const granted = new Set(actor.scopes.flatMap((scope) => scopeRights[scope]));
   return new Set([...rights].filter((right) => granted.has(right)));
@@ -67,6 +70,8 @@ const needs: Readonly<Record<Exclude<TaskRight, 'see'>, string>> = {
     'reviewing (approve, reject, request changes, resolve) needs a reviewer or an admin, or their token with the "reviewer" scope',
   reopen:
     'reopening an approved task needs a reviewer or an admin, or their token with the "reviewer" scope',
+  steer:
+    "sending a task to review now or accepting its known failures needs the task's owner, a reviewer or an admin",
 };
 
 /**

@@ -155,6 +155,7 @@ async function insertTask(
       testCommand: [...input.testCommand],
       maxIterations: settings.maxIterations,
       hypothesesPerIteration: settings.hypothesesPerIteration,
+      hypothesisWaitMs: settings.hypothesisWaitSecs * 1000,
       sourceId: imported?.sourceId ?? null,
       baselineCommit: imported?.commit ?? null,
       fixer,

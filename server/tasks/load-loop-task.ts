@@ -35,6 +35,7 @@ export async function loadLoopTask(db: Db, taskId: string): Promise<LoopTask> {
     checkpointSha: task.checkpointSha,
     iterationCount: task.iterationCount,
     cancelRequestedBy: task.cancelRequestedBy,
+    reviewNowRequestedBy: task.reviewNowRequestedBy,
     fixer: task.fixer,
     allowTestEdits: task.allowTestEdits,
     maxTokens: task.maxTokens,

@@ -330,7 +330,12 @@ export class PrismaTaskStore implements TaskLoopStore {
           partial: evidence.partial,
           stillFailing: evidence.stillFailing,
         },
-        { reviewPartial: evidence.partial, stillFailing: evidence.stillFailing },
+        // A request to send to review now is answered by this review.
+        {
+          reviewPartial: evidence.partial,
+          stillFailing: evidence.stillFailing,
+          reviewNowRequestedBy: null,
+        },
       );
     });
   }

@@ -49,6 +49,11 @@ export interface CreateTaskInput {
   readonly testCommand: readonly string[];
   readonly maxIterations?: number | undefined;
   readonly hypothesesPerIteration?: number | undefined;
+  /**
+   * How long an iteration waits for hypotheses before the task goes on without them (to review,
+   * partial, when a checkpoint fixed some failures; else it fails). Default 1800 s.
+   */
+  readonly hypothesisWaitSecs?: number | undefined;
   /** 'external' (default): hypotheses come from the API, MCP or browser; 'llm': the model. */
   readonly fixer?: 'external' | 'llm' | undefined;
   readonly allowTestEdits?: boolean | undefined;
@@ -168,6 +173,16 @@ export interface TaskServiceApi {
   /** Takes an approved task back to review (a reviewer's act); the approval no longer holds. */
   reopen(taskId: string, actor: Actor): Promise<TaskView>;
   cancel(taskId: string, actor: Actor): Promise<TaskView>;
+  /**
+   * A task waiting for hypotheses puts its newest checkpoint (beyond the baseline) up for review
+   * now, partial, instead of at the end of the wait. The owner, reviewers and admins; audited.
+   */
+  sendToReview(taskId: string, actor: Actor): Promise<TaskView>;
+  /**
+   * Accepts tests of the view's `knownFailureOffer` (failed at the baseline, still failing at the
+   * newest checkpoint) as known failures. The owner, reviewers and admins; audited.
+   */
+  acceptKnownFailures(taskId: string, ids: readonly string[], actor: Actor): Promise<TaskView>;
   /**
    * Gives up on the task's fix: a running task is cancelled; a task under review (or approved)
    * has its worktree reset to the baseline and ends cancelled.

@@ -14,12 +14,16 @@ export const defaults = {
   maxIterations: 3,
   hypothesesPerIteration: 3,
   maxHypothesesPerIteration: 16,
+  hypothesisWaitSecs: 1800,
+  /** The default wall-clock budget (3600 s) ends a task first: a longer wait would never end. */
+  maxHypothesisWaitSecs: 3600,
 } as const;
 
 /** A new task's settings once every check passed, with the defaults filled in. */
 export interface CheckedTaskSettings {
   readonly maxIterations: number;
   readonly hypothesesPerIteration: number;
+  readonly hypothesisWaitSecs: number;
   readonly plan: readonly PlanStepInput[];
   readonly setupCommands: readonly (readonly string[])[] | undefined;
   readonly knownFailures: readonly string[];
@@ -54,6 +58,12 @@ export function checkCreateTaskInput(
     input.hypothesesPerIteration,
     defaults.maxHypothesesPerIteration,
     defaults.hypothesesPerIteration,
+  );
+  const hypothesisWaitSecs = checkRange(
+    'hypothesisWaitSecs',
+    input.hypothesisWaitSecs,
+    defaults.maxHypothesisWaitSecs,
+    defaults.hypothesisWaitSecs,
   );
   const verdict = checkCommand(input.testCommand);
   if (!verdict.ok) throw new AppError('COMMAND_NOT_ALLOWED', verdict.message);
@@ -95,6 +105,7 @@ export function checkCreateTaskInput(
   return {
     maxIterations,
     hypothesesPerIteration,
+    hypothesisWaitSecs,
     plan,
     setupCommands,
     knownFailures,

@@ -3,6 +3,7 @@ import type { GitUrlPolicy } from '../engine/intake';
 import type { Hypothesis } from '../engine/shadow';
 import type { BundleStore, WorkspaceLayout } from '../engine/workspace';
 import type { Clock } from '../engine/ports';
+import { acceptKnownFailures } from './accept-known-failures';
 import { cancelTask } from './cancel-task';
 import { createTask } from './create-task';
 import { getTask } from './get-task';
@@ -13,6 +14,7 @@ import { getTaskDiff, getTaskPatch, listTaskFiles, readTaskFile } from './read-w
 import { reopenTask } from './reopen-task';
 import { reviewTask } from './review-task';
 import { rollbackTask } from './rollback-task';
+import { sendToReview } from './send-to-review';
 import { streamTaskChanges, streamTaskEvents } from './stream-task-events';
 import { submitHypotheses } from './submit-hypotheses';
 import { requireTask, visibilityCache } from './task-access';
@@ -111,6 +113,14 @@ export class TaskService implements TaskServiceApi {
 
   cancel(taskId: string, actor: Actor) {
     return cancelTask(this.deps, { taskId, actor });
+  }
+
+  sendToReview(taskId: string, actor: Actor) {
+    return sendToReview(this.deps, { taskId, actor });
+  }
+
+  acceptKnownFailures(taskId: string, ids: readonly string[], actor: Actor) {
+    return acceptKnownFailures(this.deps, { taskId, ids, actor });
   }
 
   milestone(taskId: string, action: MilestoneAction, actor: Actor) {

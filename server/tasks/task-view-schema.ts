@@ -172,6 +172,17 @@ export const taskViewSchema = z.object({
   testCommand: argv,
   maxIterations: z.int(),
   hypothesesPerIteration: z.int(),
+  /** How long an iteration waits for hypotheses before the task goes on without them. */
+  hypothesisWaitSecs: z
+    .int()
+    .describe('seconds an iteration waits for hypotheses; then a partial fix goes to review'),
+  /** Who asked to send the newest checkpoint to review now; null: nobody (or it was done). */
+  reviewNowRequestedBy: z.string().nullable(),
+  /**
+   * Tests that failed at the baseline and still fail at the newest checkpoint, not yet known
+   * failures: the page offers to accept them (`acceptKnownFailures`).
+   */
+  knownFailureOffer: ids('failed at the baseline and still failing: may be accepted as known'),
   baseline: baselineViewSchema.nullable(),
   iterations: list(iterationViewSchema),
   /** Hypotheses submitted and waiting for the next iteration. */
@@ -253,6 +264,10 @@ export const taskViewSchema = z.object({
     review: z.boolean(),
     comment: z.boolean(),
     reopen: z.boolean(),
+    /** Send the newest checkpoint to review now (it waits for hypotheses, beyond the baseline). */
+    sendToReview: z.boolean(),
+    /** Accept tests of `knownFailureOffer` as known failures. */
+    acceptKnownFailures: z.boolean(),
   }),
 });
 

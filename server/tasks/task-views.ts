@@ -8,6 +8,7 @@ import type { DiffFlags } from '../engine/review';
 import type { TestDelta } from '../engine/shadow';
 import { workerIdFor } from '../workers/worker-visibility';
 import { isPersonVerdict, reviewSummaryOf } from '../reviews';
+import { knownFailureOffer } from './known-failure-offer';
 import { loadPlan } from './plan-views';
 import type {
   Actor,
@@ -111,6 +112,7 @@ export async function loadTaskView(
   if (task === null) throw new AppError('NOT_FOUND', `no task ${taskId}`);
   const baseline = task.runs[0];
   const knownFailures = testIds(task.knownFailures);
+  const offer = await knownFailureOffer(db, taskId, knownFailures);
   const iterations: IterationView[] = task.iterations.map((iteration) => ({
     index: iteration.index,
     status: iterationStatusOf(iteration.status),
@@ -150,6 +152,9 @@ export async function loadTaskView(
     testCommand: task.testCommand as string[],
     maxIterations: task.maxIterations,
     hypothesesPerIteration: task.hypothesesPerIteration,
+    hypothesisWaitSecs: Math.round(task.hypothesisWaitMs / 1000),
+    reviewNowRequestedBy: task.reviewNowRequestedBy,
+    knownFailureOffer: offer,
     baseline: baseline === undefined ? null : baselineView(baseline, knownFailures),
     iterations,
     pendingHypotheses: task.hypotheses.map((h) => h.name),
@@ -188,7 +193,7 @@ export async function loadTaskView(
     team: task.team?.name ?? null,
     decision: decisionOf(task.reviews),
     review: await reviewSummaryOf(db, task, options.maxReviewRounds),
-    can: allowedActions(actor, task, statusOf(task.status)),
+    can: allowedActions(actor, task, statusOf(task.status), offer.length > 0),
   };
 }
 
@@ -207,8 +212,15 @@ function decisionOf(
 
 function allowedActions(
   actor: Actor,
-  task: TaskOwnership & { cancelRequestedBy: string | null },
+  task: TaskOwnership & {
+    cancelRequestedBy: string | null;
+    reviewNowRequestedBy: string | null;
+    checkpointSha: string | null;
+    baselineCommit: string | null;
+    reviewPartial: boolean;
+  },
   status: TaskStatus,
+  offered: boolean,
 ): TaskView['can'] {
   const rights = taskRights(actor, task);
   const active = activeStatuses.has(status) && task.cancelRequestedBy === null;
@@ -221,6 +233,18 @@ function allowedActions(
     review: rights.has('review') && status === 'awaiting_review',
     comment: rights.has('comment') && status === 'awaiting_review',
     reopen: rights.has('reopen') && status === 'approved',
+    sendToReview:
+      rights.has('steer') &&
+      active &&
+      status === 'awaiting_hypotheses' &&
+      task.reviewNowRequestedBy === null &&
+      task.checkpointSha !== null &&
+      task.checkpointSha !== task.baselineCommit,
+    acceptKnownFailures:
+      rights.has('steer') &&
+      offered &&
+      ((active && status === 'awaiting_hypotheses') ||
+        (status === 'awaiting_review' && task.reviewPartial)),
   };
 }
 

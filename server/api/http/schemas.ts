@@ -47,6 +47,11 @@ export const knownFailuresSchema = z
   )
   .max(1000, 'knownFailures may list at most 1000 tests');
 
+/** `POST /api/v1/tasks/{id}/known-failures`: tests of the task's `knownFailureOffer`. */
+export const acceptKnownFailuresBodySchema = z.strictObject({
+  ids: knownFailuresSchema.min(1, 'name at least one test to accept as a known failure'),
+});
+
 /** The fields shared by the JSON and the multipart forms of `POST /api/v1/tasks`. */
 export const createTaskFieldsSchema = z.strictObject({
   gitUrl: z.string().min(1, 'gitUrl may not be empty').max(2048).optional(),
@@ -54,6 +59,8 @@ export const createTaskFieldsSchema = z.strictObject({
   testCommand: testCommandSchema,
   maxIterations: z.int().min(1).max(10).default(3),
   hypothesesPerIteration: z.int().min(1).max(16).default(3),
+  /** How long an iteration waits for hypotheses; the service names the range when refused. */
+  hypothesisWaitSecs: z.int().min(1).max(3600).optional(),
   fixer: z.enum(['external', 'llm']).optional(),
   allowTestEdits: z.boolean().optional(),
   maxTokens: z.int().min(1).optional(),

@@ -21,7 +21,7 @@ afterEach(async () => {
 });
 
 describe('createMcpServer', () => {
-  it('lists the eight tools, each with input and output schemas, and none that reviews', async () => {
+  it('lists the nine tools, each with input and output schemas, and none that reviews', async () => {
     const client = await connectInMemory(services, agentActor, 'http');
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual([
@@ -32,6 +32,7 @@ describe('createMcpServer', () => {
       'milestone',
       'reply_to_thread',
       'shadow_run',
+      'stop_waiting',
       'submit_hypotheses',
     ]);
     for (const tool of tools) {

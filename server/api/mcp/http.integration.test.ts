@@ -29,6 +29,7 @@ describe('MCP at /api/mcp with a real runtime and real tokens', () => {
       'milestone',
       'reply_to_thread',
       'shadow_run',
+      'stop_waiting',
       'submit_hypotheses',
     ]);
   });

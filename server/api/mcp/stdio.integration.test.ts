@@ -60,6 +60,7 @@ describe('npx shadowbox mcp (stdio)', () => {
       'milestone',
       'reply_to_thread',
       'shadow_run',
+      'stop_waiting',
       'submit_hypotheses',
     ]);
     expect(names.filter((name) => /approve|reject|review/.test(name))).toEqual([]);

@@ -4,6 +4,7 @@ import { splitCommandLine } from './command-line';
 const integerFields = new Set([
   'maxIterations',
   'hypothesesPerIteration',
+  'hypothesisWaitSecs',
   'maxTokens',
   'maxMemoryMb',
   'maxPids',

@@ -105,6 +105,7 @@ async function create(
     testCommand: fields.testCommand,
     maxIterations: fields.maxIterations,
     hypothesesPerIteration: fields.hypothesesPerIteration,
+    hypothesisWaitSecs: fields.hypothesisWaitSecs,
     fixer: fields.fixer,
     allowTestEdits: fields.allowTestEdits,
     maxTokens: fields.maxTokens,

@@ -13,6 +13,7 @@ export type {
 } from './handler';
 export { handleSubmitHypotheses } from './hypotheses';
 export { handleReopenTask } from './reopen';
+export { handleAcceptKnownFailures, handleSendToReview } from './steer';
 export { handleReview } from './review';
 export { handleDismissReview, handleSubmitReview } from './reviews';
 export {

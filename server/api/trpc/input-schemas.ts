@@ -15,6 +15,7 @@ export const createTaskInputSchema = z.strictObject({
   testCommand: testCommandSchema,
   maxIterations: z.int().min(1).max(10).optional(),
   hypothesesPerIteration: z.int().min(1).max(16).optional(),
+  hypothesisWaitSecs: createTaskFieldsSchema.shape.hypothesisWaitSecs,
   maxMemoryMb: createTaskFieldsSchema.shape.maxMemoryMb,
   maxPids: createTaskFieldsSchema.shape.maxPids,
   maxDiskMb: createTaskFieldsSchema.shape.maxDiskMb,

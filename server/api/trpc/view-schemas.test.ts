@@ -16,6 +16,9 @@ const view: TaskView = {
   testCommand: ['pytest', '-q'],
   maxIterations: 3,
   hypothesesPerIteration: 2,
+  hypothesisWaitSecs: 600,
+  reviewNowRequestedBy: null,
+  knownFailureOffer: [],
   baseline: {
     passed: 1,
     failed: 1,
@@ -150,7 +153,16 @@ const view: TaskView = {
     outdatedThreads: 0,
     resolvedThreads: 0,
   },
-  can: { submit: true, cancel: false, rollback: true, review: true, comment: true, reopen: false },
+  can: {
+    submit: true,
+    cancel: false,
+    rollback: true,
+    review: true,
+    comment: true,
+    reopen: false,
+    sendToReview: false,
+    acceptKnownFailures: false,
+  },
 };
 
 /** A reviewer of the task's team (not its owner), who may review it now and nothing else. */
@@ -177,6 +189,10 @@ const taskRow = {
   testCommand: ['pytest', '-q'],
   maxIterations: 3,
   hypothesesPerIteration: 2,
+  hypothesisWaitMs: 600_000,
+  reviewNowRequestedBy: null,
+  baselineCommit: 'b'.repeat(40),
+  checkpointSha: 'a'.repeat(40),
   diffSha256: view.diffSha256,
   approvedDiffSha256: null,
   error: null,
@@ -299,6 +315,8 @@ const fakeDb = {
       Promise.resolve(query.select === undefined ? taskRow : { checkpointSha: 'a'.repeat(40) }),
   },
   planStep: { findMany: () => Promise.resolve(planRows) },
+  // No winner's run: nothing to offer as a known failure.
+  run: { findFirst: () => Promise.resolve(null) },
   review: { findMany: () => Promise.resolve([]) },
   reviewThread: { findMany: () => Promise.resolve([]), groupBy: () => Promise.resolve([]) },
 } as unknown as Db;

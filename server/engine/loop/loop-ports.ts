@@ -62,6 +62,11 @@ export interface LoopTask {
   readonly checkpointSha: string | null;
   readonly iterationCount: number;
   readonly cancelRequestedBy: string | null;
+  /**
+   * Who asked to send the newest checkpoint to review now rather than wait for more hypotheses;
+   * the step honours it while the task waits for hypotheses, and a review clears it.
+   */
+  readonly reviewNowRequestedBy: string | null;
   /** external | llm: which fixer proposes the hypotheses. */
   readonly fixer: string;
   readonly allowTestEdits: boolean;
@@ -174,6 +179,7 @@ export interface TaskChanges {
   readonly reviewPartial?: boolean;
   readonly stillFailing?: readonly string[];
   readonly reviewRounds?: number;
+  readonly reviewNowRequestedBy?: null;
 }
 
 /** The one hypothesis run of an iteration, as stored. */

@@ -41,6 +41,13 @@ export async function runIteration(step: StepContext, task: LoopTask): Promise<S
       checkpointSha: task.checkpointSha,
     });
   } else {
+    // A person asked to stop waiting: the checkpoint (beyond the baseline) goes to review as it
+    // is, partial unless what it leaves failing is all known failures now.
+    const beyondBaseline =
+      task.checkpointSha !== null && task.checkpointSha !== task.baselineCommit;
+    if (task.reviewNowRequestedBy !== null && beyondBaseline) {
+      return noMoreHypotheses(step, task, `sent to review by ${task.reviewNowRequestedBy}`);
+    }
     const fixer = task.fixer === 'external' ? step.deps.fixer : step.deps.fixers?.[task.fixer];
     if (fixer === undefined) {
       return step.end(task, {

@@ -206,6 +206,25 @@ export type TaskEvent =
       readonly by: string;
       readonly reason: string;
     }
+  | {
+      /**
+       * A person asked to send the newest checkpoint to review without waiting for more
+       * hypotheses (its fix is partial): the next step puts it up for review.
+       */
+      readonly type: 'review.requested_now';
+      readonly by: string;
+      readonly checkpointSha: string;
+    }
+  | {
+      /**
+       * A person accepted tests that failed at the baseline and still fail as known failures:
+       * the task no longer waits for them to pass (`knownFailures` is the whole list now).
+       */
+      readonly type: 'task.known_failures';
+      readonly by: string;
+      readonly added: readonly string[];
+      readonly knownFailures: readonly string[];
+    }
   | { readonly type: 'task.approved'; readonly sha256: string; readonly by: string }
   | { readonly type: 'task.rejected'; readonly sha256: string; readonly by: string }
   /** A reviewer took an approved task back to review: the approval no longer holds. */

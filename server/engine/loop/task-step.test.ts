@@ -545,6 +545,57 @@ describe('stepTask: setup, baselines that tell nothing, partial fixes', () => {
     expect(workspace.log).toContain('checkpoint Iteration 1: half [src/a.py]');
   });
 
+  it('"send to review now" puts a waiting partial fix up for review at once, and a review clears the request', async () => {
+    const store = new MemoryLoopStore({ maxIterations: 3, hypothesisWaitMs: 1_800_000 });
+    const workspace = new FakeWorkspace();
+    const deps = loopDeps({
+      store,
+      fixer: createExternalFixer({ gatherMs: 0 }),
+      workspaces: fakeWorkspaces(workspace),
+      clock: fixedClock(new Date(0)),
+    });
+    await drive(deps);
+    store.inbox.push({ ...candidate('half'), hypothesis: hypothesis('half', 'src/a.py') });
+    expect(await drive(deps)).toEqual({ kind: 'park', until: new Date(1_800_000) });
+    expect(store.state.status).toBe('awaiting_hypotheses');
+
+    // Long before the wait ends, the owner asks; the woken step does it, whatever the fixer says.
+    store.task = { ...store.task, reviewNowRequestedBy: 'user:alice' };
+    expect(await drive(deps)).toEqual({ kind: 'done' });
+    expect(store.state.status).toBe('awaiting_review');
+    expect(store.reviewEvidence).toEqual([{ partial: true, stillFailing: ['t4'] }]);
+    expect(store.task.reviewNowRequestedBy).toBeNull();
+    expect(store.types()).not.toContain('task.rolled_back');
+  });
+
+  it('"send to review now" with the failures left accepted as known: the review is complete', async () => {
+    const store = new MemoryLoopStore({ maxIterations: 3 });
+    const deps = loopDeps({
+      store,
+      fixer: createExternalFixer({ gatherMs: 0 }),
+      clock: fixedClock(new Date(0)),
+    });
+    await drive(deps);
+    store.inbox.push({ ...candidate('half'), hypothesis: hypothesis('half', 'src/a.py') });
+    await drive(deps);
+    store.task = { ...store.task, knownFailures: ['t4'], reviewNowRequestedBy: 'user:alice' };
+    expect(await drive(deps)).toEqual({ kind: 'done' });
+    expect(store.reviewEvidence).toEqual([{ partial: false, stillFailing: [] }]);
+  });
+
+  it('a request to stop waiting before any checkpoint waits on (nothing to review), never failing the task', async () => {
+    const store = new MemoryLoopStore({ hypothesisWaitMs: 1000 });
+    const deps = loopDeps({
+      store,
+      fixer: createExternalFixer({ gatherMs: 0 }),
+      clock: fixedClock(new Date(0)),
+    });
+    await drive(deps);
+    store.task = { ...store.task, reviewNowRequestedBy: 'user:alice' };
+    expect(await drive(deps)).toEqual({ kind: 'park', until: new Date(1000) });
+    expect(store.state.status).toBe('awaiting_hypotheses');
+  });
+
   it('is green without the known failures: a fix of the rest goes to review complete', async () => {
     const store = new MemoryLoopStore({ maxIterations: 3, knownFailures: ['t4'] });
     const deps = loopDeps({ store, fixer: createScriptedFixer([[hypothesis('half')]]) });

@@ -92,6 +92,7 @@ function taskOf(id: string, ownerId: string | null, teamId: string | null): Loop
     checkpointSha: baseline,
     iterationCount: 0,
     cancelRequestedBy: null,
+    reviewNowRequestedBy: null,
     fixer: 'external',
     allowTestEdits: false,
     maxTokens: null,

@@ -64,6 +64,8 @@ export class FakeTaskService implements TaskServiceApi {
   readonly cancelled: { taskId: string; actor: Actor }[] = [];
   readonly rolledBack: { taskId: string; actor: Actor }[] = [];
   readonly reopened: { taskId: string; actor: Actor }[] = [];
+  readonly sentToReview: { taskId: string; actor: Actor }[] = [];
+  readonly acceptedKnown: { taskId: string; ids: readonly string[]; actor: Actor }[] = [];
   /** Who asked, for every read (getTask, listTasks, getDiff, getPatch, listFiles, readFile,
    * taskChanges, events): a transport must hand the service its caller. */
   readonly readers: { method: string; taskId: string | null; actor: Actor }[] = [];
@@ -90,6 +92,9 @@ export class FakeTaskService implements TaskServiceApi {
       testCommand: ['pytest', '-q'],
       maxIterations: 3,
       hypothesesPerIteration: 3,
+      hypothesisWaitSecs: 1800,
+      reviewNowRequestedBy: null,
+      knownFailureOffer: [],
       baseline: null,
       iterations: [],
       pendingHypotheses: [],
@@ -345,6 +350,36 @@ export class FakeTaskService implements TaskServiceApi {
     return Promise.resolve(this.update(task, { status: 'cancelled' }));
   }
 
+  sendToReview(taskId: string, actor: Actor): Promise<TaskView> {
+    const task = this.require(taskId);
+    if (task.view.status !== 'awaiting_hypotheses') {
+      throw new AppError(
+        'INVALID_STATE',
+        `task ${taskId} is ${task.view.status}: only a task waiting for hypotheses is sent to review early`,
+      );
+    }
+    this.sentToReview.push({ taskId, actor });
+    return Promise.resolve(this.update(task, { reviewNowRequestedBy: 'fake' }));
+  }
+
+  acceptKnownFailures(taskId: string, ids: readonly string[], actor: Actor): Promise<TaskView> {
+    const task = this.require(taskId);
+    const refused = ids.find((id) => !task.view.knownFailureOffer.includes(id));
+    if (refused !== undefined) {
+      throw new AppError(
+        'INVALID_ARGUMENT',
+        `${JSON.stringify(refused)} cannot be accepted as a known failure`,
+      );
+    }
+    this.acceptedKnown.push({ taskId, ids, actor });
+    return Promise.resolve(
+      this.update(task, {
+        knownFailures: [...task.view.knownFailures, ...ids],
+        knownFailureOffer: task.view.knownFailureOffer.filter((id) => !ids.includes(id)),
+      }),
+    );
+  }
+
   rollback(taskId: string, actor: Actor): Promise<TaskView> {
     const task = this.require(taskId);
     this.rolledBack.push({ taskId, actor });
@@ -450,6 +485,8 @@ function actionsFor(status: TaskView['status']): TaskView['can'] {
     review: status === 'awaiting_review',
     comment: status === 'awaiting_review',
     reopen: status === 'approved',
+    sendToReview: status === 'awaiting_hypotheses',
+    acceptKnownFailures: status === 'awaiting_hypotheses',
   };
 }
 

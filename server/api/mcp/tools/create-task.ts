@@ -17,6 +17,9 @@ const input = z.strictObject({
   ),
   maxIterations: fields.maxIterations,
   hypothesesPerIteration: fields.hypothesesPerIteration,
+  hypothesisWaitSecs: fields.hypothesisWaitSecs.describe(
+    'seconds an iteration waits for hypotheses (default 1800); then a checkpoint that fixed some failures goes to review, partial',
+  ),
   fixer: fields.fixer.describe(
     "'external' (default): hypotheses come from you; 'llm': the server's model proposes them",
   ),

@@ -5,6 +5,7 @@ import { getTaskTool } from './get-task';
 import { listThreadsTool } from './list-threads';
 import { milestoneTool } from './milestone';
 import { replyToThreadTool } from './reply-to-thread';
+import { stopWaitingTool } from './stop-waiting';
 import { shadowRunTool } from './shadow-run';
 import { submitHypothesesTool } from './submit-hypotheses';
 
@@ -21,4 +22,5 @@ export const mcpTools: readonly McpTool[] = [
   milestoneTool,
   listThreadsTool,
   replyToThreadTool,
+  stopWaitingTool,
 ];

@@ -62,6 +62,7 @@ export class MemoryLoopStore implements TaskLoopStore {
       baselineCommit: null,
       checkpointSha: null,
       cancelRequestedBy: null,
+      reviewNowRequestedBy: null,
       fixer: 'external',
       allowTestEdits: false,
       limits: {},
@@ -167,12 +168,16 @@ export class MemoryLoopStore implements TaskLoopStore {
   ) {
     this.reviews.push(artifact);
     this.reviewEvidence.push(evidence);
-    await this.emit('', {
-      type: 'review.ready',
-      diffSha256: artifact.sha256,
-      flags: artifact.flags,
-      size: artifact.bytes.length,
-    });
+    await this.emit(
+      '',
+      {
+        type: 'review.ready',
+        diffSha256: artifact.sha256,
+        flags: artifact.flags,
+        size: artifact.bytes.length,
+      },
+      { reviewNowRequestedBy: null },
+    );
   }
 
   gateRuns: { commitSha: string; results: readonly GateResult[] }[] = [];

@@ -14,6 +14,7 @@ export const createTask = authedProcedure
         testCommand: input.testCommand,
         maxIterations: input.maxIterations,
         hypothesesPerIteration: input.hypothesesPerIteration,
+        hypothesisWaitSecs: input.hypothesisWaitSecs,
         limits: pickRunLimits(input),
         setupCommands: input.setupCommands,
         buildCommand: input.buildCommand,

@@ -9,6 +9,7 @@ import { readFile } from './read-file';
 import { reopenTask } from './reopen-task';
 import { reviewTask } from './review-task';
 import { rollbackTask } from './rollback-task';
+import { acceptKnownFailures, sendToReview } from './steer-task';
 import { submitHypothesis } from './submit-hypothesis';
 import { taskChanges } from './task-changes';
 import { taskEvents } from './task-events';
@@ -22,6 +23,8 @@ export const tasksRouter = router({
   reopen: reopenTask,
   cancel: cancelTask,
   rollback: rollbackTask,
+  sendToReview,
+  acceptKnownFailures,
   diff: getDiff,
   listFiles,
   readFile,
