@@ -32,6 +32,7 @@ export function CreateTaskForm() {
   const [command, setCommand] = useState('');
   const [maxIterations, setMaxIterations] = useState('3');
   const [perIteration, setPerIteration] = useState('3');
+  const [waitSecs, setWaitSecs] = useState('1800');
   const [limits, setLimits] = useState<RunLimitValues>(emptyRunLimits);
   const [setup, setSetup] = useState<SetupValues>(emptySetup);
   const [errors, setErrors] = useState<Errors>({});
@@ -74,6 +75,7 @@ export function CreateTaskForm() {
         testCommand: [...split.argv],
         maxIterations: Number(maxIterations),
         hypothesesPerIteration: Number(perIteration),
+        hypothesisWaitSecs: Number(waitSecs),
         ...runLimitsOf(limits),
         ...setupInput.input,
       };
@@ -205,6 +207,24 @@ export function CreateTaskForm() {
               required
               value={perIteration}
               onChange={(event) => setPerIteration(event.target.value)}
+            />
+          )}
+        </Field>
+        <Field
+          id="create-hypothesisWaitSecs"
+          label="Wait for hypotheses (s)"
+          error={errors.hypothesisWaitSecs}
+          hint="Then a partial fix goes to review."
+        >
+          {(control) => (
+            <input
+              {...control}
+              type="number"
+              min={1}
+              max={3600}
+              required
+              value={waitSecs}
+              onChange={(event) => setWaitSecs(event.target.value)}
             />
           )}
         </Field>

@@ -8,6 +8,7 @@ export type CreateField =
   | 'testCommand'
   | 'maxIterations'
   | 'hypothesesPerIteration'
+  | 'hypothesisWaitSecs'
   | 'maxMemoryMb'
   | 'maxPids'
   | 'maxDiskMb'
@@ -23,6 +24,7 @@ const fields: readonly CreateField[] = [
   'testCommand',
   'maxIterations',
   'hypothesesPerIteration',
+  'hypothesisWaitSecs',
   'maxMemoryMb',
   'maxPids',
   'maxDiskMb',

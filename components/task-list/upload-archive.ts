@@ -6,6 +6,8 @@ export interface ArchiveUpload {
   readonly testCommand: readonly string[];
   readonly maxIterations: number;
   readonly hypothesesPerIteration: number;
+  /** Seconds an iteration waits for hypotheses. */
+  readonly hypothesisWaitSecs: number;
   /** Caps of each test run; absent ones take the server's defaults. */
   readonly maxMemoryMb?: number;
   readonly maxPids?: number;
@@ -57,6 +59,7 @@ export function uploadArchive(upload: ArchiveUpload): Promise<{ id: string }> {
     form.set('testCommand', JSON.stringify(upload.testCommand));
     form.set('maxIterations', String(upload.maxIterations));
     form.set('hypothesesPerIteration', String(upload.hypothesesPerIteration));
+    form.set('hypothesisWaitSecs', String(upload.hypothesisWaitSecs));
     for (const name of ['maxMemoryMb', 'maxPids', 'maxDiskMb', 'maxInodes'] as const) {
       const value = upload[name];
       if (value !== undefined) form.set(name, String(value));

@@ -7,8 +7,10 @@ import { TestChanges } from './test-changes';
 import { initialTimeline, type SetupResult, type SetupState } from './timeline-state';
 
 /** The text a reader gets, tags dropped and blanks folded. */
+// A test id's head and name are spans of one <code>: they join without a space.
 const text = (html: string): string =>
   html
+    .replace(/<\/?span[^>]*>/g, '')
     .replace(/<[^>]+>/g, ' ')
     .replace(/&#x27;/g, "'")
     .replace(/&gt;/g, '>')

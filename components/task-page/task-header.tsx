@@ -88,7 +88,8 @@ export function TaskHeader({
         )}
         <dt>Budget</dt>
         <dd>
-          up to {task.maxIterations} iterations of {task.hypothesesPerIteration} hypotheses
+          up to {task.maxIterations} iterations of {task.hypothesesPerIteration} hypotheses, each
+          waiting up to {formatWait(task.hypothesisWaitSecs)} for them
         </dd>
         <dt>Fixer</dt>
         <dd>{fixerLabel(task.fixer)}</dd>
@@ -145,4 +146,9 @@ export function TaskHeader({
       {task.error === null ? null : <p className="task-error">{task.error}</p>}
     </header>
   );
+}
+
+/** "30 min", "90 s": how long an iteration waits for hypotheses. */
+function formatWait(seconds: number): string {
+  return seconds % 60 === 0 ? `${seconds / 60} min` : `${seconds} s`;
 }

@@ -17,6 +17,7 @@ import type {
 } from '../trpc/router-types';
 import { useTrailingThrottle } from '../use-throttled';
 import { HypothesesTable } from './hypotheses-table';
+import { PartialFixExits } from './partial-fix-exits';
 import { PlanSection } from './plan-section';
 import { newestSpend } from './spend';
 import { taskActions } from './task-actions';
@@ -113,6 +114,7 @@ export function TaskPage({
         connectionError={connectionError}
         actions={actions}
       />
+      <PartialFixExits task={task} status={status} />
       <PlanSection plan={task.plan} />
       <Timeline timeline={timeline} task={task} replaying={replaying} />
       <HypothesesTable

@@ -1,3 +1,5 @@
+import { splitTestId } from './test-id-parts';
+
 /** Up to this many ids are shown in line; more are folded away under their count. */
 const shownInline = 3;
 
@@ -5,8 +7,8 @@ const shownInline = 3;
 export const countedNote = '(counted; the runner names no tests)';
 
 /**
- * Test ids under a label ("Fixed: a, b"), folded when there are many. Each id carries its full
- * text as a title: where the room is narrow (the hypotheses table) a long one is cut short.
+ * Test ids under a label ("Fixed: a, b"), folded when there are many. Where the room is narrow
+ * (the hypotheses table) a long id loses the middle of its path, never the test's own name.
  * Runners that print counts only name no tests: then the count is all there is to show (with
  * the note saying so, unless the caller says it once for several lists).
  */
@@ -38,7 +40,7 @@ export function TestIds({
     <ul className={inline ? 'test-id-list inline' : 'test-id-list'}>
       {ids.map((id) => (
         <li key={id}>
-          <code title={id}>{id}</code>
+          <TestId id={id} />
         </li>
       ))}
     </ul>
@@ -57,5 +59,27 @@ export function TestIds({
       </summary>
       {list(false)}
     </details>
+  );
+}
+
+/**
+ * One test id, whole: where it does not fit, the middle of its path is elided (CSS: the head
+ * shrinks with an ellipsis, the test's own name never does). The full id is its title, and
+ * copying any part of it copies all of it, so a cut id is never what lands in a bug report.
+ */
+export function TestId({ id }: { readonly id: string }) {
+  const { head, name } = splitTestId(id);
+  return (
+    <code
+      className="test-id"
+      title={id}
+      onCopy={(event) => {
+        event.clipboardData.setData('text/plain', id);
+        event.preventDefault();
+      }}
+    >
+      {head === '' ? null : <span className="test-id-head">{head}</span>}
+      <span className="test-id-name">{name}</span>
+    </code>
   );
 }

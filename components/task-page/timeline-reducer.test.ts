@@ -492,6 +492,32 @@ describe('reduceTimeline', () => {
     ]);
   });
 
+  it('tells who sent a partial fix to review early and who accepted which known failures', () => {
+    const state = fold(
+      items([
+        {
+          type: 'task.known_failures',
+          by: 'olga',
+          added: ['test_calc.py::test_download'],
+          knownFailures: ['test_calc.py::test_download'],
+        },
+        { type: 'review.requested_now', by: 'olga', checkpointSha: 'c'.repeat(40) },
+      ]),
+    );
+    expect(state.notes.map((n) => [n.kind, n.text, n.details])).toEqual([
+      [
+        'known_failures',
+        'olga accepted 1 test that failed before any change as known failures',
+        ['test_calc.py::test_download'],
+      ],
+      [
+        'review_now',
+        'olga sent checkpoint cccccccccccc to review without waiting for more hypotheses',
+        [],
+      ],
+    ]);
+  });
+
   it('folds one person’s thread actions in a row into one note', () => {
     const thread = (
       threadId: string,

@@ -224,6 +224,17 @@ function apply(state: TimelineState, { seq, createdAt, event }: TimelineItem): T
       return threadNote(state, seq, createdAt, event);
     case 'review.dismissed':
       return note('dismissed', `${event.by} dismissed a request for changes: ${event.reason}`);
+    case 'review.requested_now':
+      return note(
+        'review_now',
+        `${event.by} sent checkpoint ${shortSha(event.checkpointSha)} to review without waiting for more hypotheses`,
+      );
+    case 'task.known_failures':
+      return note(
+        'known_failures',
+        `${event.by} accepted ${event.added.length === 1 ? '1 test' : `${event.added.length} tests`} that failed before any change as known failures`,
+        [...event.added],
+      );
     case 'task.approved':
       return note('approved', `Approved by ${event.by} (diff ${event.sha256.slice(0, 12)})`);
     case 'task.rejected':

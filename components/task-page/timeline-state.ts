@@ -86,7 +86,9 @@ export interface Note {
     | 'commented'
     | 'changes_requested'
     | 'thread'
-    | 'dismissed';
+    | 'dismissed'
+    | 'review_now'
+    | 'known_failures';
   readonly text: string;
   /** Lines under the text (e.g. each gate's result). */
   readonly details: readonly string[];
