@@ -76,6 +76,7 @@ describe('npx shadowbox shadow-run', () => {
         'parsed',
         'passed',
         'rank',
+        'readAs',
         'signal',
         'skipped',
         'tests',
