@@ -65,6 +65,9 @@ async function judge(workspace: string, c: Case): Promise<Map<string, Hypothesis
   expect(fix?.tests?.fixed).toEqual([c.fixed]);
   expect(fix?.tests?.stillFailing).toEqual([c.environmental]);
   expect(fix?.readAs).toMatch(c.readAs);
+  // The run's canaries were placed and came out right, read through the added reporter too.
+  expect(fix?.canaries).toHaveProperty('failing');
+  expect(fix?.tampered).toBeUndefined();
   expect(byName.get('wrong')?.disqualified).toMatch(/broke 1 test/);
   expect(byName.get('noop')?.disqualified).toBe('it fixed no failing test');
   return byName;
@@ -159,6 +162,25 @@ describe('a right fix next to a pre-existing failure wins by test id', () => {
     expect(tail).toMatch(/--- FAIL: TestEnv/);
     expect(tail).not.toContain('"Action"');
   }, 180_000);
+});
+
+describe('with a build step', () => {
+  it('the reporter is added to the test command the build step runs', async () => {
+    const workspace = await writeProject('sbx-rp-build-', pythonFiles);
+    const report = await runner.run({
+      workspace,
+      command: ['python3', '-m', 'pytest', '-q'],
+      buildCommand: ['python3', '-c', 'pass'],
+      timeoutMs: 120_000,
+      hypotheses: [hypothesis('fix', pythonFix)],
+    });
+    expect(report.hypotheses[0]).toMatchObject({
+      readAs: 'by test id, from a JUnit report added to the command',
+      buildFailed: false,
+      failed: 1,
+      passed: 2,
+    });
+  }, 120_000);
 });
 
 describe('where no report can be read back (upper layers on a tmpfs)', () => {
