@@ -183,6 +183,24 @@ describe('with a build step', () => {
   }, 120_000);
 });
 
+describe('a run in the workspace itself (a baseline)', () => {
+  it('is read by test id and leaves no report behind', async () => {
+    const workspace = await writeProject('sbx-rp-direct-', pythonFiles);
+    const report = await runner.run({
+      workspace,
+      command: ['python3', '-m', 'pytest', '-q', '-p', 'no:cacheprovider'],
+      inWorkspace: true,
+      timeoutMs: 120_000,
+      hypotheses: [hypothesis('baseline')],
+    });
+    expect(report.hypotheses[0]?.readAs).toBe(
+      'by test id, from a JUnit report added to the command',
+    );
+    expect(report.hypotheses[0]?.cases).toHaveLength(3);
+    expect(await stat(path.join(workspace, '.shadowbox')).catch(() => null)).toBeNull();
+  }, 120_000);
+});
+
 describe('where no report can be read back (upper layers on a tmpfs)', () => {
   it('pytest -q: the fix is inferred from the failing tests it names and wins; the wrong fix cannot', async () => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'sbx-reporter-tmpfs-'));

@@ -1,4 +1,4 @@
-import { lstat, mkdir, readFile, readdir, realpath, rm, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readFile, readdir, realpath, rm, rmdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../../errors/app-error';
 import { runProcess } from '../process/run-process';
@@ -65,13 +65,23 @@ async function readAddedReports(
 }
 
 /**
- * The directory added reports go to, made before the run and owned by the run's identity (jest
- * does not make it). In a shadow it is made in the upper layer, so the workspace never has it.
+ * The directory added reports go to, made before the run (jest does not make it). In a shadow it
+ * is made in the upper layer, so the workspace never has it; in the workspace itself, the
+ * directories it made (outermost first) are returned, to be removed after the run.
  */
-async function makeReportDirs(root: string, paths: readonly string[]): Promise<void> {
+async function makeReportDirs(root: string, paths: readonly string[]): Promise<string[]> {
+  const made: string[] = [];
   for (const dir of new Set(paths.map((p) => path.dirname(path.join(root, p))))) {
-    await mkdir(dir, { recursive: true });
+    const first = await mkdir(dir, { recursive: true });
+    if (first === undefined) continue;
+    const chain: string[] = [];
+    for (let d = dir; ; d = path.dirname(d)) {
+      chain.unshift(d);
+      if (d === first || d === root) break;
+    }
+    made.push(...chain);
   }
+  return made;
 }
 
 /** Runs each hypothesis in its own namespaces, with an overlay mounted on the workspace's path. */
@@ -144,9 +154,10 @@ export function createOverlayExecutor(options: OverlayExecutorOptions): Hypothes
         cgroup = sandbox.cgroup;
         for (const step of staged) if (step.status === 'rejected') throw step.reason;
         const added = request.addedReports ?? [];
+        let madeDirs: string[] = [];
         if (added.length > 0) {
           const root = layout.kind === 'overlay' ? upper : workspace;
-          await makeReportDirs(root, added);
+          madeDirs = await makeReportDirs(root, added);
           if (layout.kind === 'direct') {
             for (const dir of new Set(added.map((p) => path.dirname(path.join(workspace, p))))) {
               await handToSandbox(dir, options.host.identity);
@@ -194,9 +205,11 @@ export function createOverlayExecutor(options: OverlayExecutorOptions): Hypothes
             : options.tmpfsUpper
               ? added.map(() => null)
               : await readAddedReports(upper, added);
-        // In the workspace itself the added reports are the only trace of the run's reading.
+        // In the workspace itself the added reports (and the directories made for them) are the
+        // only trace of the run's reading: none is left.
         if (layout.kind === 'direct') {
           await Promise.all(added.map((p) => rm(path.join(workspace, p), { force: true })));
+          for (const dir of madeDirs.reverse()) await rmdir(dir).catch(() => undefined);
         }
         const problem =
           exceeded !== null
