@@ -3,6 +3,7 @@ import { goJsonText } from './go-json-text';
 import { parseJsJsonReport } from './js-json-report';
 import { parsePytest } from './pytest';
 import { parsePytestJUnit } from './pytest-junit';
+import { parseUnittest } from './unittest';
 import { parseUnittestReport } from './unittest-report';
 
 describe('reports of reporters Shadowbox adds', () => {
@@ -70,6 +71,30 @@ describe('reports of reporters Shadowbox adds', () => {
       '{"Action":"fail","Package":"x"}',
     ].join('\n');
     expect(goJsonText(events)).toBe('--- FAIL: TestA (0.00s)\n# x [x.test]');
+  });
+
+  it('unittest without -v names its failures in their reports: kept as `failing`', () => {
+    const output = [
+      'F.E',
+      '======================================================================',
+      'FAIL: test_add (test_calc.TestCalc.test_add)',
+      '----------------------------------------------------------------------',
+      'AssertionError: 1 != 5',
+      '======================================================================',
+      'ERROR: test_env (test_calc.TestCalc)',
+      '----------------------------------------------------------------------',
+      'KeyError: x',
+      '',
+      '----------------------------------------------------------------------',
+      'Ran 3 tests in 0.001s',
+      '',
+      'FAILED (failures=1, errors=1)',
+    ].join('\n');
+    expect(parseUnittest(output)).toMatchObject({
+      failed: 2,
+      tests: [],
+      failing: ['test_calc.TestCalc.test_add', 'test_calc.TestCalc.test_env'],
+    });
   });
 
   it('pytest -q names its failures: kept as `failing` for an inferred verdict', () => {

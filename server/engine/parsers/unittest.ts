@@ -55,7 +55,12 @@ export function parseUnittest(output: string): TestCounts {
     const named = namedTests(lines.slice(0, index), summary);
     if (named !== null) return named;
     const { failed, skipped } = summary;
-    return counts(Math.max(0, summary.ran - failed - skipped), failed, skipped);
+    const result = counts(Math.max(0, summary.ran - failed - skipped), failed, skipped);
+    // Without -v, each failure's report names it (`FAIL: test_x (pkg.mod.Class.test_x)`): enough,
+    // with the totals, to infer what a change fixed. Subtests and unexpected successes (not
+    // reported there) make the names fewer than the failures: then none are kept.
+    const failing = [...new Set(lines.slice(0, index).flatMap(failureHeader))];
+    return failing.length === failed && failed > 0 ? { ...result, failing } : result;
   }
   return unparsed();
 }
@@ -120,6 +125,13 @@ function namedTests(lines: readonly string[], summary: Summary): TestCounts | nu
     return null;
   }
   return listed;
+}
+
+const failureHeaderPattern = /^(?:FAIL|ERROR): (\w+) \(([\w.]+)\)$/;
+
+function failureHeader(line: string): string[] {
+  const match = failureHeaderPattern.exec(line);
+  return match === null ? [] : [testId(match[1] ?? '', match[2] ?? '')];
 }
 
 function testId(method: string, where: string): string {
