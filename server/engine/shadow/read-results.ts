@@ -110,7 +110,7 @@ export function readResults(options: {
       if (check.agrees && failures === null) {
         return { counts, forged: null, readAs: `by test id, from ${name}` };
       }
-      if (check.unchecked && canaried) {
+      if (!check.agrees && check.unchecked && canaried) {
         return {
           counts,
           forged: null,
