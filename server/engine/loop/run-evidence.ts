@@ -7,16 +7,21 @@ export function failingIds(run: Pick<RunSummary, 'cases'>): string[] {
 }
 
 /**
- * The failures a run leaves, but the task's known ones. Where the runner names no tests, every
- * failure counts: a known failure cannot be told apart by its count.
+ * The failures a run leaves, but the task's known ones. Where the runner named only its failures
+ * (`pytest -q` without a report, unittest without `-v`), those names are enough. Where it names no
+ * tests, every failure counts: a known failure cannot be told apart by its count.
  */
 export function remainingFailures(
-  run: Pick<RunSummary, 'cases' | 'failed'>,
+  run: Pick<RunSummary, 'cases' | 'failed' | 'failing'>,
   known: readonly string[],
 ): { readonly ids: readonly string[]; readonly count: number } {
-  if (run.cases.length === 0) return { ids: [], count: run.failed };
+  // A list of failures is believed only when it names them all.
+  const failing =
+    run.failing !== undefined && run.failing.length === run.failed ? run.failing : null;
+  const named = run.cases.length > 0 ? failingIds(run) : failing;
+  if (named === null) return { ids: [], count: run.failed };
   const knownSet = new Set(known);
-  const ids = failingIds(run).filter((id) => !knownSet.has(id));
+  const ids = named.filter((id) => !knownSet.has(id));
   return { ids, count: ids.length };
 }
 
