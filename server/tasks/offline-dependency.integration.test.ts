@@ -1,13 +1,10 @@
 // Issue 23, item 4: a Go module or a crate that tests could not fetch (runs are offline; only
 // setup reaches the network) ended the task as "could not be read as test results". Through the
 // real sandbox, the baseline now says which module or crate is missing and the way out.
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServerRuntime } from '../runtime';
 import { tokenIn } from '../test-support/actors';
+import { settled, uploadTree, waitForView } from '../test-support/task-waits';
 import { openScratchRuntime, type ScratchRuntime } from '../test-support/scratch-runtime';
 import type { Actor, TaskView } from './task-api';
 
@@ -25,18 +22,6 @@ afterAll(async () => {
   await scratch.close();
 });
 
-async function upload(name: string, files: Record<string, string>): Promise<string> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'sbx-proj-'));
-  for (const [relative, content] of Object.entries(files)) {
-    await mkdir(path.dirname(path.join(dir, relative)), { recursive: true });
-    await writeFile(path.join(dir, relative), content);
-  }
-  const file = path.join(runtime.uploadDir, `${name}-${Date.now()}.tar.gz`);
-  await execa('tar', ['-czf', file, '-C', dir, '.']);
-  await rm(dir, { recursive: true, force: true });
-  return file;
-}
-
 async function failedTask(
   name: string,
   files: Record<string, string>,
@@ -44,7 +29,11 @@ async function failedTask(
 ): Promise<TaskView> {
   const { id } = await runtime.tasks.createTask(
     {
-      source: { kind: 'archive', file: await upload(name, files), name: `${name}.tar.gz` },
+      source: {
+        kind: 'archive',
+        file: await uploadTree(runtime, name, files),
+        name: `${name}.tar.gz`,
+      },
       testCommand,
       maxIterations: 1,
       // No setup: nothing fetches the dependency, as when a user leaves it out.
@@ -52,15 +41,7 @@ async function failedTask(
     },
     agent,
   );
-  const until = Date.now() + 240_000;
-  for (;;) {
-    const task = await runtime.tasks.getTask(id, agent);
-    if (['failed', 'awaiting_hypotheses', 'awaiting_review', 'interrupted'].includes(task.status)) {
-      return task;
-    }
-    if (Date.now() > until) throw new Error(`timed out: ${JSON.stringify(task)}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  return waitForView(runtime, id, agent, settled, 240_000);
 }
 
 const noSetup = (fetch: string): string =>

@@ -3,15 +3,12 @@
 // wait in vain for a fix nobody will send. It goes to review partial at the end of the task's own
 // wait (`hypothesisWaitSecs`), at once when a person sends it ("send to review now"), or complete
 // when a person accepts the environmental test as a known failure.
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServerRuntime } from '../runtime';
 import type { Hypothesis } from '../engine/shadow';
 import { openScratchRuntime, type ScratchRuntime } from '../test-support/scratch-runtime';
 import { tokenIn } from '../test-support/actors';
+import { uploadTree, waitForView } from '../test-support/task-waits';
 import type { Actor, TaskView } from './task-api';
 
 let scratch: ScratchRuntime;
@@ -47,29 +44,14 @@ const right: Hypothesis = {
   delete: [],
 };
 
-async function waitFor(
+const waitFor = (
   taskId: string,
   done: (task: TaskView) => boolean,
   timeoutMs = 120_000,
-): Promise<TaskView> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const task = await runtime.tasks.getTask(taskId, owner);
-    if (done(task)) return task;
-    if (Date.now() > until) throw new Error(`timed out; task is ${JSON.stringify(task, null, 1)}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
+): Promise<TaskView> => waitForView(runtime, taskId, owner, done, timeoutMs);
 
 async function createTask(extra: { hypothesisWaitSecs?: number } = {}): Promise<string> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'sbx-partial-'));
-  for (const [relative, content] of Object.entries(files)) {
-    await mkdir(path.dirname(path.join(dir, relative)), { recursive: true });
-    await writeFile(path.join(dir, relative), content);
-  }
-  const file = path.join(runtime.uploadDir, `partial-${Date.now()}.tar.gz`);
-  await execa('tar', ['-czf', file, '-C', dir, '.']);
-  await rm(dir, { recursive: true, force: true });
+  const file = await uploadTree(runtime, 'partial', files);
   const { id } = await runtime.tasks.createTask(
     {
       source: { kind: 'archive', file, name: 'partial.tar.gz' },

@@ -11,6 +11,7 @@ import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServerRuntime } from '../runtime';
 import { tokenIn } from '../test-support/actors';
+import { settled, waitForView } from '../test-support/task-waits';
 import { buildWheel } from '../test-support/egress-fixtures';
 import { openScratchRuntime, type ScratchRuntime } from '../test-support/scratch-runtime';
 import type { Actor, TaskView } from './task-api';
@@ -99,15 +100,7 @@ async function settledTask(runtime: ServerRuntime, agent: Actor): Promise<TaskVi
     },
     agent,
   );
-  const until = Date.now() + 240_000;
-  for (;;) {
-    const task = await runtime.tasks.getTask(id, agent);
-    if (['failed', 'awaiting_hypotheses', 'awaiting_review', 'interrupted'].includes(task.status)) {
-      return task;
-    }
-    if (Date.now() > until) throw new Error(`timed out: ${JSON.stringify(task)}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  return waitForView(runtime, id, agent, settled, 240_000);
 }
 
 describe("a Python project's package index", () => {

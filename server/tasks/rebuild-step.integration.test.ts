@@ -1,44 +1,22 @@
 // Regression test (#23 item 2): a CMake project created without a buildCommand. Setup configures
 // and builds, so without a rebuild before each run every hypothesis would test the binaries built
 // from the baseline, and the right fix of the `.c` file would be judged "it fixed no failing test".
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServerRuntime } from '../runtime';
 import { openScratchRuntime, type ScratchRuntime } from '../test-support/scratch-runtime';
 import { tokenIn } from '../test-support/actors';
+import { settled, uploadTree, waitForView } from '../test-support/task-waits';
 import type { Actor, TaskView } from './task-api';
 
 let scratch: ScratchRuntime;
 let runtime: ServerRuntime;
 let agent: Actor;
 
-async function waitFor(taskId: string, done: (task: TaskView) => boolean): Promise<TaskView> {
-  const until = Date.now() + 180_000;
-  for (;;) {
-    const task = await runtime.tasks.getTask(taskId, agent);
-    if (done(task)) return task;
-    if (Date.now() > until) throw new Error(`timed out; task is ${JSON.stringify(task, null, 1)}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
+const waitFor = (taskId: string, done: (task: TaskView) => boolean): Promise<TaskView> =>
+  waitForView(runtime, taskId, agent, done);
 
-const settled = (t: TaskView): boolean =>
-  ['awaiting_hypotheses', 'awaiting_review', 'failed', 'interrupted'].includes(t.status);
-
-async function upload(name: string, files: Record<string, string>): Promise<string> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'sbx-proj-'));
-  for (const [relative, content] of Object.entries(files)) {
-    await mkdir(path.dirname(path.join(dir, relative)), { recursive: true });
-    await writeFile(path.join(dir, relative), content);
-  }
-  const file = path.join(runtime.uploadDir, `${name}-${Date.now()}.tar.gz`);
-  await execa('tar', ['-czf', file, '-C', dir, '.']);
-  await rm(dir, { recursive: true, force: true });
-  return file;
-}
+const upload = (name: string, files: Record<string, string>): Promise<string> =>
+  uploadTree(runtime, name, files);
 
 beforeAll(async () => {
   scratch = await openScratchRuntime('sbx-rebuild-', { gatherMs: 300 });
