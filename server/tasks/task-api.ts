@@ -44,6 +44,12 @@ export interface PlanStepInput {
 
 export interface CreateTaskInput {
   readonly source: TaskSourceInput;
+  /** What the task is for, in a line; left out: made from the source (repository and ref). */
+  readonly title?: string | undefined;
+  /** The bug report or issue text (Markdown, at most 64 KB), given to fixers and reviewers. */
+  readonly problem?: string | undefined;
+  /** The issue it answers (https only): shown as a link, never fetched. */
+  readonly issueUrl?: string | undefined;
   /** The team to share the task with (one the creator belongs to); left out: only theirs. */
   readonly team?: string | undefined;
   readonly testCommand: readonly string[];

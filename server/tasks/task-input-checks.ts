@@ -9,6 +9,7 @@ import { AppError } from '../errors/app-error';
 import { maxIterationsCeiling } from '../engine/loop';
 import { checkBuildCommand, checkCommand, checkSetupCommand, rebuildGap } from '../engine/policy';
 import type { CreateTaskInput, PlanStepInput } from './task-api';
+import { checkTaskPurpose, type TaskPurpose } from './task-title';
 
 export const defaults = {
   maxIterations: 3,
@@ -24,6 +25,7 @@ export interface CheckedTaskSettings {
   readonly maxIterations: number;
   readonly hypothesesPerIteration: number;
   readonly hypothesisWaitSecs: number;
+  readonly purpose: TaskPurpose;
   readonly plan: readonly PlanStepInput[];
   readonly setupCommands: readonly (readonly string[])[] | undefined;
   readonly knownFailures: readonly string[];
@@ -65,6 +67,7 @@ export function checkCreateTaskInput(
     defaults.maxHypothesisWaitSecs,
     defaults.hypothesisWaitSecs,
   );
+  const purpose = checkTaskPurpose(input);
   const verdict = checkCommand(input.testCommand);
   if (!verdict.ok) throw new AppError('COMMAND_NOT_ALLOWED', verdict.message);
   const plan = checkPlan(input.plan ?? []);
@@ -106,6 +109,7 @@ export function checkCreateTaskInput(
     maxIterations,
     hypothesesPerIteration,
     hypothesisWaitSecs,
+    purpose,
     plan,
     setupCommands,
     knownFailures,

@@ -169,6 +169,12 @@ export const taskViewSchema = z.object({
   id: z.string(),
   status: taskStatusSchema,
   source: taskSourceSchema,
+  /** What the task is for: given, or made from the source. */
+  title: z.string().describe('what the task is for, in a line'),
+  /** The bug report or issue text (Markdown); "" when none was given. */
+  problem: z.string().describe('the bug report or issue text (Markdown)'),
+  /** The issue it answers (https), shown as a link and never fetched. */
+  issueUrl: z.string().nullable(),
   testCommand: argv,
   maxIterations: z.int(),
   hypothesesPerIteration: z.int(),
@@ -275,6 +281,7 @@ export const taskViewSchema = z.object({
 export const taskSummarySchema = z.object({
   id: z.string(),
   status: taskStatusSchema,
+  title: z.string(),
   source: taskSourceSchema,
   createdAt: z.string(),
   updatedAt: z.string(),

@@ -149,6 +149,9 @@ export async function loadTaskView(
     id: task.id,
     status: statusOf(task.status),
     source: sourceOf(task),
+    title: task.title,
+    problem: task.problem,
+    issueUrl: task.issueUrl,
     testCommand: task.testCommand as string[],
     maxIterations: task.maxIterations,
     hypothesesPerIteration: task.hypothesesPerIteration,
@@ -261,6 +264,7 @@ export async function listTaskSummaries(
   return tasks.map((task) => ({
     id: task.id,
     status: statusOf(task.status),
+    title: task.title,
     source: sourceOf(task),
     createdAt: task.createdAt.toISOString(),
     updatedAt: task.updatedAt.toISOString(),

@@ -57,6 +57,10 @@ export const createTaskFieldsSchema = z.strictObject({
   gitUrl: z.string().min(1, 'gitUrl may not be empty').max(2048).optional(),
   ref: z.string().min(1, 'ref may not be empty').max(255).optional(),
   testCommand: testCommandSchema,
+  /** The service checks the rest (one line, 200 characters; 64 KB; https) and names the field. */
+  title: z.string().max(1000).optional(),
+  problem: z.string().max(256 * 1024).optional(),
+  issueUrl: z.string().max(4096).optional(),
   maxIterations: z.int().min(1).max(10).default(3),
   hypothesesPerIteration: z.int().min(1).max(16).default(3),
   /** How long an iteration waits for hypotheses; the service names the range when refused. */

@@ -103,6 +103,9 @@ async function create(
   const input: CreateTaskInput = {
     source,
     testCommand: fields.testCommand,
+    title: fields.title,
+    problem: fields.problem,
+    issueUrl: fields.issueUrl,
     maxIterations: fields.maxIterations,
     hypothesesPerIteration: fields.hypothesesPerIteration,
     hypothesisWaitSecs: fields.hypothesisWaitSecs,

@@ -47,6 +47,10 @@ export interface LoopTask {
   readonly id: string;
   readonly status: TaskStatus;
   readonly source: LoopSource;
+  /** What the task is for (a line) and the bug report behind it (Markdown; "" when none). */
+  readonly title: string;
+  readonly problem: string;
+  readonly issueUrl: string | null;
   readonly testCommand: readonly string[];
   readonly maxIterations: number;
   readonly hypothesesPerIteration: number;

@@ -3,6 +3,7 @@ import { readFile, rm } from 'node:fs/promises';
 import { actorLabel, personOf } from '../../../auth/actor';
 import type { StoredEvent } from '../../../db/event-store';
 import { activeStatuses } from '../../../engine/lifecycle';
+import { checkTaskPurpose } from '../../../tasks/task-title';
 import { AppError } from '../../../errors/app-error';
 import type { DiffFlags } from '../../../engine/review/diff-flags';
 import type { Hypothesis } from '../../../engine/shadow/hypothesis';
@@ -89,6 +90,9 @@ export class FakeTaskService implements TaskServiceApi {
       id,
       status: 'queued',
       source: { kind: 'git', url: 'https://example.com/repo.git', ref: null },
+      title: 'repo',
+      problem: '',
+      issueUrl: null,
       testCommand: ['pytest', '-q'],
       maxIterations: 3,
       hypothesesPerIteration: 3,
@@ -195,8 +199,10 @@ export class FakeTaskService implements TaskServiceApi {
       input.source.kind === 'git'
         ? { kind: 'git' as const, url: input.source.url, ref: input.source.ref ?? null }
         : { kind: 'archive' as const, name: input.source.name };
+    const purpose = checkTaskPurpose(input);
     const view = this.addTask({
       source,
+      ...purpose,
       testCommand: input.testCommand,
       maxIterations: input.maxIterations ?? 3,
       hypothesesPerIteration: input.hypothesesPerIteration ?? 3,
@@ -259,6 +265,7 @@ export class FakeTaskService implements TaskServiceApi {
     const summaries = [...this.tasks.values()].map(({ view }) => ({
       id: view.id,
       status: view.status,
+      title: view.title,
       source: view.source,
       createdAt: view.createdAt,
       updatedAt: view.updatedAt,

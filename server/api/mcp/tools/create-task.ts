@@ -15,6 +15,13 @@ const input = z.strictObject({
   testCommand: fields.testCommand.describe(
     'argv of the test command, checked by the command policy, e.g. ["python3","-m","pytest","-q"]',
   ),
+  title: fields.title.describe(
+    "what the task is for, one line (default: the repository's name and ref)",
+  ),
+  problem: fields.problem.describe(
+    'the bug report or issue text (Markdown, at most 64 KB): fixers and reviewers read it first',
+  ),
+  issueUrl: fields.issueUrl.describe('https:// link to the issue (shown, never fetched)'),
   maxIterations: fields.maxIterations,
   hypothesesPerIteration: fields.hypothesesPerIteration,
   hypothesisWaitSecs: fields.hypothesisWaitSecs.describe(

@@ -46,6 +46,9 @@ const caps = createTaskFieldsSchema.shape;
 // Text fields of the form; the commands are argv as JSON arrays (the UI splits the lines).
 const uploadFieldsSchema = z.strictObject({
   testCommand: json(testCommandSchema, 'a JSON array of strings'),
+  title: caps.title,
+  problem: caps.problem,
+  issueUrl: caps.issueUrl,
   maxIterations: decimal.pipe(z.int().max(10)).optional(),
   hypothesesPerIteration: decimal.pipe(z.int().max(16)).optional(),
   hypothesisWaitSecs: decimal.pipe(caps.hypothesisWaitSecs.unwrap()).optional(),
@@ -91,6 +94,9 @@ export async function handleUploadTask(
         {
           source: { kind: 'archive', file: upload.file.path, name: upload.file.fileName },
           testCommand: fields.testCommand,
+          title: fields.title,
+          problem: fields.problem,
+          issueUrl: fields.issueUrl,
           maxIterations: fields.maxIterations,
           hypothesesPerIteration: fields.hypothesesPerIteration,
           hypothesisWaitSecs: fields.hypothesisWaitSecs,

@@ -50,6 +50,9 @@ export class MemoryLoopStore implements TaskLoopStore {
     this.task = {
       id: 'task1',
       source: { kind: 'archive', name: 'p.tar.gz' },
+      title: 'p.tar.gz',
+      problem: '',
+      issueUrl: null,
       testCommand: ['pytest'],
       maxIterations: 3,
       hypothesesPerIteration: 2,

@@ -12,6 +12,9 @@ export const createTask = authedProcedure
       {
         source: { kind: 'git', url: input.gitUrl, ref: input.ref },
         testCommand: input.testCommand,
+        title: input.title,
+        problem: input.problem,
+        issueUrl: input.issueUrl,
         maxIterations: input.maxIterations,
         hypothesesPerIteration: input.hypothesesPerIteration,
         hypothesisWaitSecs: input.hypothesisWaitSecs,
