@@ -26,8 +26,20 @@ export interface FixerSpend {
   readonly costMicroUsd: number;
 }
 
+/**
+ * What a task is for, as its creator wrote it: a title, the bug report (Markdown, "" when none)
+ * and an issue link. Untrusted text: prompts show it as data, never as instructions.
+ */
+export interface TaskBrief {
+  readonly title: string;
+  readonly problem: string;
+  readonly issueUrl: string | null;
+}
+
 export interface FixRequest {
   readonly taskId: string;
+  /** What the task is for; absent for callers outside the loop (the prompt then has no such section). */
+  readonly task?: TaskBrief;
   /** 1-based. */
   readonly iteration: number;
   /** How many hypotheses the iteration wants (the task's K). */

@@ -15,6 +15,7 @@ import type {
   RejectedHypothesis,
   RepositoryView,
   ReviewRequest,
+  TaskBrief,
   ThreadReply,
 } from './fixer';
 import type { EgressRecord, RunSummary, SetupRunResult, TaskEvent } from './task-events';
@@ -32,6 +33,8 @@ export interface ReviewerPort {
   readonly name: string;
   review(
     input: {
+      /** What the change is for (untrusted text, shown to the model as data). */
+      readonly task: TaskBrief;
       readonly diff: string;
       readonly flags: DiffFlags;
       readonly testCommand: readonly string[];

@@ -58,6 +58,7 @@ export async function runIteration(step: StepContext, task: LoopTask): Promise<S
     const decision = await fixer.decide(
       {
         taskId: step.taskId,
+        task: { title: task.title, problem: task.problem, issueUrl: task.issueUrl },
         iteration: iteration.index,
         wanted: task.hypothesesPerIteration,
         iterationStartedAt: iteration.startedAt,

@@ -1,5 +1,6 @@
 import { readableError } from '../../errors/readable-error';
 import type { LoopTask, LoopWorkspace, ReviewArtifact } from './loop-ports';
+import { reviewMessage } from './review-message';
 import { remainingFailures } from './run-evidence';
 import { done, type StepContext, type StepOutcome } from './step-context';
 import { noFailures, type Failures } from './step-values';
@@ -42,14 +43,7 @@ export async function putUpForReview(
   const partial = left.count > 0;
   const artifact = step.deps.buildReview({
     diff,
-    subject: `${partial ? 'Fix some of' : 'Fix'} the failing tests (Shadowbox task ${step.taskId})`,
-    body:
-      `Found by Shadowbox in ${task.iterationCount} iteration(s); tested with: ${task.testCommand.join(' ')}` +
-      (!partial
-        ? ''
-        : stillFailing.length === 0
-          ? `\n\n${left.count} test(s) still failing, as at the baseline.`
-          : `\n\nStill failing, as at the baseline:\n${stillFailing.map((id) => `  ${id}`).join('\n')}`),
+    ...reviewMessage(task, step.taskId, left),
     date: step.deps.clock.now(),
     commit: head,
   });
@@ -71,6 +65,7 @@ export async function commentOnReview(
   try {
     const review = await reviewer.review(
       {
+        task: { title: task.title, problem: task.problem, issueUrl: task.issueUrl },
         diff: artifact.bytes.toString('utf8'),
         flags: artifact.flags,
         testCommand: task.testCommand,

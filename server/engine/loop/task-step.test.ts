@@ -292,6 +292,53 @@ describe('stepTask', () => {
     expect(broken.comments[0]?.comment).toMatch(/the review model failed: connection refused/);
   });
 
+  it("gives the fixer, the patch mail and the reviewer model the task's title, problem and issue link", async () => {
+    const brief = {
+      title: 'mean() floors the average',
+      problem: 'mean([1, 2]) returns 1',
+      issueUrl: 'https://example.com/issues/7',
+    };
+    const store = new MemoryLoopStore({ ...brief, fixer: 'llm' });
+    const fixerSaw: unknown[] = [];
+    const llm: Fixer = {
+      name: 'llm',
+      decide: (request) => {
+        fixerSaw.push(request.task);
+        return Promise.resolve({ kind: 'run', hypotheses: [candidate('right')] });
+      },
+    };
+    const mails: { subject: string; body: string }[] = [];
+    const reviewerSaw: unknown[] = [];
+    const reviewer = {
+      name: 'critic',
+      review: (input: { task: unknown }) => {
+        reviewerSaw.push(input.task);
+        return Promise.resolve({
+          verdict: 'looks_good',
+          comment: 'ok',
+          spend: { tokens: 0, costMicroUsd: 0 },
+        });
+      },
+    };
+    const base = loopDeps({ store, fixer: createScriptedFixer([]), fixers: { llm }, reviewer });
+    await drive({
+      ...base,
+      buildReview: (input) => {
+        mails.push({ subject: input.subject, body: input.body });
+        return base.buildReview(input);
+      },
+    });
+    expect(store.state.status).toBe('awaiting_review');
+    expect(fixerSaw).toEqual([brief]);
+    expect(reviewerSaw).toEqual([brief]);
+    expect(mails).toEqual([
+      {
+        subject: 'mean() floors the average',
+        body: 'mean([1, 2]) returns 1\n\nFound by Shadowbox (task task1) in 1 iteration(s); tested with: pytest\n\nIssue: https://example.com/issues/7',
+      },
+    ]);
+  });
+
   it('an iteration whose samples were all rejected is red, with the reasons kept', async () => {
     const store = new MemoryLoopStore({ fixer: 'llm', maxIterations: 1 });
     const shadows = new FakeShadows();
