@@ -9,6 +9,7 @@ import { noFilters, withSchemaEngine } from './schema-engine';
 import {
   backends,
   queryRows,
+  runStatement,
   tableNamesSql,
   type ScratchDatabase,
 } from '../test-support/scratch-databases';
@@ -182,6 +183,34 @@ for (const backend of backends) {
         await mkdir(path.join(dir, name));
         await writeFile(path.join(dir, name, 'migration.sql'), sql);
       }
+
+      it('gives tasks made before titles a title from their source', async () => {
+        const titles = '20261206065357_task_title_problem';
+        const held = path.join(os.tmpdir(), `${path.basename(dir)}-${titles}`);
+        await cp(path.join(dir, titles), held, { recursive: true });
+        await rm(path.join(dir, titles), { recursive: true });
+        await migrateDatabase(scratch.config, { migrationsDir: dir });
+        const now = scratch.config.provider === 'sqlite' ? '0' : 'now()';
+        await runStatement(
+          scratch.config,
+          `INSERT INTO "Task" ("id", "sourceKind", "sourceUrl", "sourceRef", "archiveName", "testCommand", "updatedAt") VALUES
+            ('a', 'git', 'https://github.com/google/uuid.git', 'v1.6.0', NULL, '[]', ${now}),
+            ('b', 'git', 'https://git.example.com/team/calc/', NULL, NULL, '[]', ${now}),
+            ('c', 'archive', NULL, NULL, 'calc.tar.gz', '[]', ${now})`,
+        );
+        await cp(held, path.join(dir, titles), { recursive: true });
+        await rm(held, { recursive: true, force: true });
+        await migrateDatabase(scratch.config, { migrationsDir: dir });
+        const rows = await queryRows(
+          scratch.config,
+          'SELECT "id", "title", "problem" FROM "Task" ORDER BY "id"',
+        );
+        expect(rows).toEqual([
+          { id: 'a', title: 'uuid @ v1.6.0', problem: '' },
+          { id: 'b', title: 'calc', problem: '' },
+          { id: 'c', title: 'calc.tar.gz', problem: '' },
+        ]);
+      });
 
       it('rolls a failing run back completely and names the migration', async () => {
         await addMigration(

@@ -32,8 +32,8 @@ export interface TaskPurpose {
   readonly issueUrl: string | null;
 }
 
-// Control characters, and line and paragraph separators: a title is one line of text.
-const unprintable = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/u;
+// Control characters (Unicode's Cc), and line and paragraph separators: a title is one line.
+const unprintable = /[\p{Cc}\u2028\u2029]/u;
 
 export function checkTaskPurpose(input: {
   readonly source: TaskSourceInput;

@@ -119,3 +119,24 @@ export const backends = [
     skip: !postgresAvailable && process.env.SHADOWBOX_TEST_POSTGRES !== 'required',
   },
 ] as const;
+
+/** Runs one writing statement outside Prisma (rows as an older schema would have held them). */
+export async function runStatement(config: DatabaseConfig, sql: string): Promise<void> {
+  if (config.provider === 'sqlite') {
+    const { default: Database } = await import('better-sqlite3');
+    const db = new Database(config.file);
+    try {
+      db.prepare(sql).run();
+    } finally {
+      db.close();
+    }
+    return;
+  }
+  const client = new pg.Client({ connectionString: config.url });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}

@@ -49,6 +49,34 @@ describe('POST /api/v1/tasks with JSON', () => {
     expect(record!.actor).toEqual(tokenActors.agent);
   });
 
+  it('passes a title, a problem and an issue link through; a bad link is a 400 naming it', async () => {
+    const purpose = {
+      title: 'mean() of two numbers is wrong',
+      problem: '`mean([1, 2])` returns 1.',
+      issueUrl: 'https://example.com/repo/issues/7',
+    };
+    const response = await create(jsonRequest('POST', '/tasks', { ...gitTask, ...purpose }));
+    const { id } = await readJson<{ id: string }>(response, 201);
+    expect(fake.tasks.created[0]!.input).toMatchObject(purpose);
+    expect(await fake.tasks.getTask(id, tokenActors.agent)).toMatchObject(purpose);
+
+    const refused = await create(
+      jsonRequest('POST', '/tasks', { ...gitTask, issueUrl: 'javascript:alert(1)' }),
+    );
+    await expectError(
+      refused,
+      400,
+      'INVALID_ARGUMENT',
+      'issueUrl must be an https:// URL of at most 2048 characters, without credentials',
+    );
+  });
+
+  it('titles a task that was given none after its repository', async () => {
+    const response = await create(jsonRequest('POST', '/tasks', { ...gitTask, ref: 'v1.2' }));
+    const { id } = await readJson<{ id: string }>(response, 201);
+    expect((await fake.tasks.getTask(id, tokenActors.agent)).title).toBe('repo @ v1.2');
+  });
+
   it('passes ref and the budgets through', async () => {
     const response = await create(
       jsonRequest('POST', '/tasks', {
