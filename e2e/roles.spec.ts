@@ -42,7 +42,7 @@ test('an author cannot approve; an admin approves and reopens, and the audit log
   await expect(facts).toContainText(`Owner${author.username}`);
   // The list names the owner too.
   await page.goto('/coding');
-  const row = page.getByRole('row').filter({ has: page.getByRole('link', { name: id }) });
+  const row = page.getByRole('row').filter({ hasText: id });
   await expect(row).toContainText(author.username);
   // An author's tokens cannot review, and the audit log is not theirs.
   await page.goto('/coding/tokens');

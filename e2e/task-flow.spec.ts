@@ -33,9 +33,14 @@ test('a task from an uploaded archive, one hypothesis from the editor and one fr
   const { right, wrong } = pytestCalc.hypotheses;
   const archive = await packProject(pytestCalc);
   const scratch = [archive.dir];
+  const title = 'The calculator gives a wrong answer';
   try {
     // 1. The form: an archive, the test command as typed, two hypotheses per iteration.
     await page.goto('/coding');
+    await page.getByLabel('Title', { exact: true }).fill(title);
+    await page
+      .getByLabel('Problem (Markdown)', { exact: true })
+      .fill('The calculator returns the **wrong** answer.\n\n<b>raw HTML stays text</b>');
     await page.getByLabel('Archive', { exact: true }).setInputFiles(archive.file);
     await page.getByLabel('Test command', { exact: true }).fill('python3 -m pytest -q');
     await page.getByLabel('Max iterations', { exact: true }).fill('3');
@@ -44,6 +49,12 @@ test('a task from an uploaded archive, one hypothesis from the editor and one fr
     await page.waitForURL(/\/coding\/[^/?#]+$/);
     const id = decodeURIComponent(new URL(page.url()).pathname.split('/').pop() ?? '');
     expect(id).not.toBe('');
+
+    // The page is headed by the title; the problem is Markdown, its raw HTML shown as text.
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(title);
+    const problem = page.getByRole('region', { name: 'Problem', exact: true });
+    await expect(problem.locator('strong')).toHaveText('wrong');
+    await expect(problem).toContainText('<b>raw HTML stays text</b>');
 
     // 2. The baseline is red (one failing test) and the first iteration waits for hypotheses.
     await expectStatus(page, 'awaiting_hypotheses');
@@ -96,8 +107,9 @@ test('a task from an uploaded archive, one hypothesis from the editor and one fr
     // 7. The list on /coding follows the task live (another tab, open before the approval).
     const list = await context.newPage();
     await list.goto('/coding');
-    const listRow = list.getByRole('row').filter({ has: list.getByRole('link', { name: id }) });
+    const listRow = list.getByRole('row').filter({ hasText: id });
     await expect(listRow).toContainText('awaiting_review');
+    await expect(listRow.getByRole('link', { name: title, exact: true })).toBeVisible();
 
     // 8. Approve.
     await page.getByRole('button', { name: 'Approve', exact: true }).click();

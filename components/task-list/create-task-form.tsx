@@ -15,6 +15,7 @@ import {
   RunLimitsFields,
   type RunLimitValues,
 } from './run-limits-fields';
+import { purposeOf } from './purpose-input';
 import { SetupFields } from './setup-fields';
 import { emptySetup, setupInputOf, type SetupValues } from './setup-input';
 import { uploadArchive } from './upload-archive';
@@ -29,6 +30,9 @@ export function CreateTaskForm() {
   const [gitUrl, setGitUrl] = useState('');
   const [ref, setRef] = useState('');
   const [archive, setArchive] = useState<File | null>(null);
+  const [title, setTitle] = useState('');
+  const [problem, setProblem] = useState('');
+  const [issueUrl, setIssueUrl] = useState('');
   const [command, setCommand] = useState('');
   const [maxIterations, setMaxIterations] = useState('3');
   const [perIteration, setPerIteration] = useState('3');
@@ -78,6 +82,7 @@ export function CreateTaskForm() {
         hypothesisWaitSecs: Number(waitSecs),
         ...runLimitsOf(limits),
         ...setupInput.input,
+        ...purposeOf({ title, problem, issueUrl }),
       };
       let id: string;
       if (archive !== null) {
@@ -102,6 +107,57 @@ export function CreateTaskForm() {
 
   return (
     <form className="create-task" onSubmit={(event) => void submit(event)} noValidate>
+      <fieldset>
+        <legend>What it is for (optional)</legend>
+        <Field
+          id="create-title"
+          label="Title"
+          error={errors.title}
+          hint="One line; left empty, the repository's or the archive's name."
+        >
+          {(control) => (
+            <input
+              {...control}
+              autoComplete="off"
+              value={title}
+              onChange={(event) => setTitle(event.target.value)}
+            />
+          )}
+        </Field>
+        <Field
+          id="create-problem"
+          label="Problem (Markdown)"
+          error={errors.problem}
+          hint="The bug report or issue text; up to 64 KB."
+        >
+          {(control) => (
+            <textarea
+              {...control}
+              rows={5}
+              value={problem}
+              onChange={(event) => setProblem(event.target.value)}
+            />
+          )}
+        </Field>
+        <Field
+          id="create-issueUrl"
+          label="Issue URL"
+          error={errors.issueUrl}
+          hint="https:// only; shown as a link."
+        >
+          {(control) => (
+            <input
+              {...control}
+              type="url"
+              inputMode="url"
+              autoComplete="off"
+              spellCheck={false}
+              value={issueUrl}
+              onChange={(event) => setIssueUrl(event.target.value)}
+            />
+          )}
+        </Field>
+      </fieldset>
       <fieldset>
         <legend>Source: a Git repository or an archive</legend>
         <Field id="create-gitUrl" label="Git URL" error={errors.gitUrl} hint="https:// only.">

@@ -39,6 +39,13 @@ describe('fieldOfError', () => {
     expect(invalid('maxPids must be a whole number')).toBe('maxPids');
   });
 
+  it("puts the service's refusals of a title, a problem and an issue link next to their fields", () => {
+    const invalid = (message: string) => fieldOfError(info('INVALID_ARGUMENT', message));
+    expect(invalid('title must be one line of printable text')).toBe('title');
+    expect(invalid('problem may hold at most 65536 bytes (64 KB), got 70000')).toBe('problem');
+    expect(invalid('issueUrl must be an https:// URL, got "http://x"')).toBe('issueUrl');
+  });
+
   it('leaves anything else to the form', () => {
     expect(fieldOfError(info('INTERNAL', 'internal error'))).toBeNull();
     expect(fieldOfError({ ...info('FORBIDDEN'), appCode: null })).toBeNull();

@@ -15,7 +15,10 @@ export type CreateField =
   | 'maxInodes'
   | 'setupCommands'
   | 'buildCommand'
-  | 'knownFailures';
+  | 'knownFailures'
+  | 'title'
+  | 'problem'
+  | 'issueUrl';
 
 const fields: readonly CreateField[] = [
   'gitUrl',
@@ -32,6 +35,9 @@ const fields: readonly CreateField[] = [
   'setupCommands',
   'buildCommand',
   'knownFailures',
+  'title',
+  'problem',
+  'issueUrl',
 ];
 
 /** The service's own words for the commands it refuses ("setup command 2: …"). */

@@ -47,9 +47,10 @@ export function TaskList({ initialTasks }: { readonly initialTasks: readonly Tas
               {list.map((task) => (
                 <tr key={task.id}>
                   <th scope="row">
-                    <Link href={`/coding/${task.id}`} className="mono">
-                      {task.id}
+                    <Link href={`/coding/${task.id}`} className="task-title">
+                      {task.title}
                     </Link>
+                    <span className="task-id mono">{task.id}</span>
                   </th>
                   <td>
                     <StatusBadge status={task.status} />

@@ -17,6 +17,11 @@ export interface ArchiveUpload {
   readonly setupCommands?: readonly (readonly string[])[];
   readonly buildCommand?: readonly string[];
   readonly knownFailures?: readonly string[];
+  /** Left out: the server makes one from the archive's name. */
+  readonly title?: string;
+  /** Markdown; left out: none. */
+  readonly problem?: string;
+  readonly issueUrl?: string;
   /** 0..1 as the bytes leave the browser. */
   readonly onProgress: (fraction: number) => void;
 }
@@ -67,6 +72,10 @@ export function uploadArchive(upload: ArchiveUpload): Promise<{ id: string }> {
     for (const name of ['setupCommands', 'buildCommand', 'knownFailures'] as const) {
       const value = upload[name];
       if (value !== undefined) form.set(name, JSON.stringify(value));
+    }
+    for (const name of ['title', 'problem', 'issueUrl'] as const) {
+      const value = upload[name];
+      if (value !== undefined) form.set(name, value);
     }
     form.set('archive', upload.file, upload.file.name);
     request.send(form);

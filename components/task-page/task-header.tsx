@@ -11,6 +11,7 @@ import { useTRPC } from '../trpc/client';
 import type { TaskStatus, TaskView } from '../trpc/router-types';
 import { fixerLabel, formatSpend, showsSpend, type Spend } from './spend';
 import type { TaskActions } from './task-actions';
+import { TaskProblem } from './task-problem';
 
 /** The task's identity, its status (live) and what can be done to it as a whole. */
 export function TaskHeader({
@@ -46,9 +47,11 @@ export function TaskHeader({
 
   return (
     <header className="task-header">
-      <h1>
+      <h1>{task.title}</h1>
+      <p className="task-id">
         Task <span className="mono">{task.id}</span>
-      </h1>
+      </p>
+      <TaskProblem problem={task.problem} issueUrl={task.issueUrl} />
       <p className="task-status">
         Status: <StatusBadge status={status} role="status" aria-label="Task status" />
       </p>
