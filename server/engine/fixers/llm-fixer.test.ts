@@ -158,6 +158,20 @@ describe('createLlmFixer', () => {
     expect(reads.slice(0, 2)).toEqual(['test_calc.py', 'calc.py']);
   });
 
+  it("shows the model the task's title and problem ahead of the failing output", async () => {
+    const { client, fixer: llm } = fixer(() => ({
+      content: fixJson('x', { 'calc.py': fixedCalcPy }),
+    }));
+    const task = { title: 'mean() floors', problem: 'mean([1, 2]) is 1', issueUrl: null };
+    await llm.decide(request({ wanted: 1, task }), signal);
+    const prompt = client.calls[0]?.body.messages[1]?.content ?? '';
+    expect(prompt).toContain('Title: "mean() floors"');
+    expect(prompt.indexOf('mean([1, 2]) is 1')).toBeGreaterThan(0);
+    expect(prompt.indexOf('mean([1, 2]) is 1')).toBeLessThan(
+      prompt.indexOf('test_calc.py:5: AssertionError'),
+    );
+  });
+
   it('runs submitted hypotheses first, without asking the model when they are enough', async () => {
     const { client, fixer: llm } = fixer(() => ({ content: 'unused' }));
     const pending = [submitted('a'), submitted('b'), submitted('c'), submitted('d')];

@@ -162,6 +162,7 @@ async function promptFor(
   }
   signal.throwIfAborted();
   return buildFixPrompt({
+    task: request.task,
     testCommand: request.testCommand,
     lastRun: request.lastRun,
     failingTests: request.failingTests,

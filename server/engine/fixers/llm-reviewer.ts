@@ -1,4 +1,4 @@
-import type { FixerSpend } from '../loop/fixer';
+import type { FixerSpend, TaskBrief } from '../loop/fixer';
 import type { RunSummary } from '../loop/task-events';
 import type { DiffFlags } from '../review/diff-flags';
 import { parseReviewAnswer } from './answer-schema';
@@ -10,6 +10,8 @@ import { buildReviewPrompt, reviewRetryMessage } from './review-prompt';
 export type ReviewVerdict = 'looks_good' | 'concerns' | 'unsure';
 
 export interface ReviewInput {
+  /** What the change is for; absent: the prompt has no such section. */
+  readonly task?: TaskBrief;
   readonly diff: string;
   readonly flags: DiffFlags;
   readonly testCommand: readonly string[];
