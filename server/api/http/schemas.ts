@@ -59,7 +59,10 @@ export const createTaskFieldsSchema = z.strictObject({
   testCommand: testCommandSchema,
   /** The service checks the rest (one line, 200 characters; 64 KB; https) and names the field. */
   title: z.string().max(1000).optional(),
-  problem: z.string().max(256 * 1024).optional(),
+  problem: z
+    .string()
+    .max(256 * 1024)
+    .optional(),
   issueUrl: z.string().max(4096).optional(),
   maxIterations: z.int().min(1).max(10).default(3),
   hypothesesPerIteration: z.int().min(1).max(16).default(3),
