@@ -172,6 +172,44 @@ describe.skipIf(skip)('pg-boss task jobs on PostgreSQL', () => {
     );
   });
 
+  it("a wake during a failed step's backoff runs the retry now, never a second chain of attempts", async () => {
+    const onGiveUp = vi.fn(() => Promise.resolve());
+    let attempts = 0;
+    const worker = await start({
+      retryDelaySecs: 30,
+      handler: {
+        step: () => {
+          attempts++;
+          return Promise.reject(new Error('the step broke'));
+        },
+        onGiveUp,
+      },
+    });
+    const taskId = await newTask(db);
+    await worker.schedule(taskId);
+    // Each wake lands in a backoff of 30 s or more: only the wakes can make the attempts.
+    await vi.waitFor(() => expect(attempts).toBe(1), eventually);
+    await vi.waitFor(() => expect(retryingJobs(worker)).resolves.toBe(1), eventually);
+    await worker.schedule(taskId);
+    await vi.waitFor(() => expect(attempts).toBe(2), eventually);
+    await vi.waitFor(() => expect(retryingJobs(worker)).resolves.toBe(1), eventually);
+    await worker.schedule(taskId);
+    await vi.waitFor(() => expect(onGiveUp).toHaveBeenCalledOnce(), eventually);
+    expect(attempts).toBe(3);
+    // A second chain would still have a job waiting for its retry.
+    expect(await unfinishedJobs(worker)).toBe(0);
+  });
+
+  async function jobsIn(worker: PgBossTaskJobs, states: string): Promise<number> {
+    const rows = await queryRows(
+      database.scratch.config,
+      `SELECT count(*)::int AS n FROM pgboss.job WHERE name = '${stepQueue(worker.workerId ?? '')}' AND state IN (${states})`,
+    );
+    return (rows[0] as { n: number }).n;
+  }
+  const retryingJobs = (worker: PgBossTaskJobs) => jobsIn(worker, "'retry'");
+  const unfinishedJobs = (worker: PgBossTaskJobs) => jobsIn(worker, "'created', 'retry', 'active'");
+
   it('parks until a time, yet a wake-up runs the step at once', async () => {
     const log = new StepLog();
     let n = 0;

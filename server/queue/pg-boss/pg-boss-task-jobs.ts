@@ -160,9 +160,12 @@ export class PgBossTaskJobs implements TaskJobs {
       priority,
       ...(followUp.lane === 'timer' ? { startAfter: followUp.at } : {}),
     });
-    if (workerId === this.worker?.id) {
-      for (const loop of this.worker.loops) this.boss.boss.notifyWorker(loop);
-    }
+    if (workerId === this.worker?.id) this.notifyLoops();
+  }
+
+  /** Has this worker's idle fetch loops look for jobs now rather than at their next poll. */
+  private notifyLoops(): void {
+    for (const loop of this.worker?.loops ?? []) this.boss.boss.notifyWorker(loop);
   }
 
   /**
@@ -195,6 +198,12 @@ export class PgBossTaskJobs implements TaskJobs {
       holderOf: async (taskId) =>
         (await this.db.task.findUnique({ where: { id: taskId }, select: { workerId: true } }))
           ?.workerId,
+      hurryRetry: async (taskId) => {
+        const hurried = await this.boss.hurryRetries(stepQueue(id), taskId);
+        if (hurried.length === 0) return false;
+        this.notifyLoops();
+        return true;
+      },
       dispatch: (taskId, followUp, priority) => this.dispatch(taskId, followUp, priority),
       watch,
       clock: () => new Date(),

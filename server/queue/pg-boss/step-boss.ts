@@ -75,6 +75,20 @@ export class StepBoss {
     return rows;
   }
 
+  /**
+   * Makes the task's jobs waiting in `queue` for a retry due now; their ids. (pg-boss's API has
+   * no call for it: `retry` is for failed jobs, `resume` for cancelled ones.)
+   */
+  async hurryRetries(queue: string, taskId: string): Promise<string[]> {
+    const rows = (await this.sql(
+      `UPDATE ${BOSS_SCHEMA}.job SET start_after = now()
+       WHERE name = $1 AND state = 'retry' AND data->>'taskId' = $2
+       RETURNING id`,
+      [queue, taskId],
+    )) as { id: string }[];
+    return rows.map((row) => row.id);
+  }
+
   /** Jobs not yet ended (waiting, retrying or active) in the step queues of these workers. */
   async unfinishedJobs(
     workerIds: readonly string[],

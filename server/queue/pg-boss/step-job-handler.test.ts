@@ -14,6 +14,7 @@ function setUp(overrides: Partial<StepJobHandlerDeps> = {}) {
     step: () => Promise.resolve({ kind: 'done' }),
     onGiveUp: vi.fn(() => Promise.resolve()),
     holderOf: () => Promise.resolve('me'),
+    hurryRetry: () => Promise.resolve(false),
     dispatch: (taskId, followUp, priority) => {
       sent.push({ taskId, followUp, priority });
       return Promise.resolve();
@@ -90,6 +91,22 @@ describe('StepJobHandler', () => {
     expect(onGiveUp).not.toHaveBeenCalled();
     await handler.handle(job('t', 2));
     expect(onGiveUp).toHaveBeenCalledWith('t', error);
+  });
+
+  it('brings a waiting retry forward for a job that arrives in its backoff, running nothing', async () => {
+    const step = vi.fn(() => Promise.resolve<StepOutcome>({ kind: 'done' }));
+    const hurried: string[] = [];
+    const { handler, sent } = setUp({
+      step,
+      hurryRetry: (taskId) => {
+        hurried.push(taskId);
+        return Promise.resolve(true);
+      },
+    });
+    await handler.handle(job('t'));
+    expect(hurried).toEqual(['t']);
+    expect(step).not.toHaveBeenCalled();
+    expect(sent).toEqual([]);
   });
 
   it('tries a task again later when giving it up fails', async () => {

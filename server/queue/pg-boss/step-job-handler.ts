@@ -19,6 +19,11 @@ export interface StepJobHandlerDeps {
   onGiveUp(taskId: string, error: unknown): Promise<void>;
   /** The task's `workerId`; undefined when there is no such task. */
   holderOf(taskId: string): Promise<string | null | undefined>;
+  /**
+   * Makes the task's failed step, waiting in this worker's queue for pg-boss's retry, due now;
+   * false when none waits. The retry keeps its count of attempts.
+   */
+  hurryRetry(taskId: string): Promise<boolean>;
   /** Sends the task a job on the queue of the worker holding it (placing it first if need be). */
   dispatch(taskId: string, followUp: NonNullable<FollowUp>, priority: number): Promise<void>;
   /** Aborts a step whose job stops being active (see `JobWatch`). */
@@ -48,7 +53,9 @@ interface RunningStep {
  * - A job for a task whose step already runs in this process runs nothing either: the step in
  *   progress runs again once it ends, so one task never has two steps at once.
  * - A step's outcome becomes the next job (`followUpOf`); a step that throws is failed for
- *   pg-boss to retry, and on its last attempt the task is given up (`onGiveUp`) instead. A next
+ *   pg-boss to retry, and on its last attempt the task is given up (`onGiveUp`) instead. A job
+ *   that arrives while such a retry waits out its backoff brings the retry forward and runs
+ *   nothing itself: one chain of attempts per task, as the local queue keeps it. A next
  *   job that cannot be sent fails the job too (its retry runs one more step and sends it then).
  * - An aborted step (cancelled, moved, expired, or this worker draining) counts no attempt and
  *   asks for nothing: whoever aborted it sends the next job (the cancel, the takeover, the drain's
@@ -72,6 +79,10 @@ export class StepJobHandler {
       current.rerun = true;
       return;
     }
+    // pg-boss keeps a failed job in `retry`, not `created`: the queue's `short` policy does not
+    // absorb a wake sent meanwhile, which would otherwise start a second chain of attempts (and a
+    // second give-up) beside the first.
+    if (await this.deps.hurryRetry(taskId)) return;
     const holder = await this.deps.holderOf(taskId);
     if (holder === undefined) return; // The task was deleted.
     if (holder !== this.deps.workerId) {
