@@ -60,9 +60,14 @@ export function Timeline({
         <Step title="Worktree" state={workspace === null ? 'waiting' : 'ready'}>
           {workspace === null ? null : (
             <p>
-              <span className="mono">{workspace.worktreePath}</span> at{' '}
-              <span className="mono">{shortSha(workspace.baselineCommit)}</span>, {workspace.mode}{' '}
-              mode
+              {/* Only administrators are shown the server's path (others get "<worktree>"). */}
+              {workspace.worktreePath === '<worktree>' ? (
+                'Baseline'
+              ) : (
+                <span className="mono">{workspace.worktreePath}</span>
+              )}{' '}
+              at <span className="mono">{shortSha(workspace.baselineCommit)}</span>,{' '}
+              {workspace.mode} mode
               {workspace.fallbackReason === null ? null : ` (${workspace.fallbackReason})`}
             </p>
           )}

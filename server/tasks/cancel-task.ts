@@ -8,7 +8,7 @@ import type { Actor, TaskView } from './task-api';
 import { statusOf } from './task-rows';
 import type { TaskServiceDeps } from './task-service';
 
-export type CancelTaskDeps = Pick<TaskServiceDeps, 'db' | 'store' | 'scheduler'>;
+export type CancelTaskDeps = Pick<TaskServiceDeps, 'db' | 'store' | 'scheduler' | 'layout'>;
 
 export interface CancelTaskOptions {
   readonly taskId: string;

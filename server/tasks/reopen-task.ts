@@ -7,7 +7,7 @@ import type { Actor, TaskView } from './task-api';
 import { statusOf } from './task-rows';
 import type { TaskServiceDeps } from './task-service';
 
-export type ReopenTaskDeps = Pick<TaskServiceDeps, 'db' | 'store' | 'scheduler'>;
+export type ReopenTaskDeps = Pick<TaskServiceDeps, 'db' | 'store' | 'scheduler' | 'layout'>;
 
 /**
  * Takes an approved task back to review: the approval is withdrawn (audited, and the event says

@@ -7,7 +7,7 @@ import type { Actor, TaskView } from './task-api';
 import { statusOf } from './task-rows';
 import type { TaskServiceDeps } from './task-service';
 
-export type SendToReviewDeps = Pick<TaskServiceDeps, 'db' | 'store' | 'scheduler'>;
+export type SendToReviewDeps = Pick<TaskServiceDeps, 'db' | 'store' | 'scheduler' | 'layout'>;
 
 /**
  * "Send to review now": a task waiting for hypotheses puts its newest checkpoint up for review

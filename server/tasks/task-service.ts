@@ -15,6 +15,7 @@ import { reopenTask } from './reopen-task';
 import { reviewTask } from './review-task';
 import { rollbackTask } from './rollback-task';
 import { sendToReview } from './send-to-review';
+import { serverPathMask } from './server-paths';
 import { streamTaskChanges, streamTaskEvents } from './stream-task-events';
 import { submitHypotheses } from './submit-hypotheses';
 import { requireTask, visibilityCache } from './task-access';
@@ -150,6 +151,9 @@ export class TaskService implements TaskServiceApi {
 
   async *events(taskId: string, afterSeq: number, signal: AbortSignal, actor: Actor) {
     await requireTask(this.deps.db, taskId, actor, 'see');
-    yield* streamTaskEvents(this.deps, { taskId, afterSeq, signal });
+    const mask = serverPathMask(this.deps.layout, actor, taskId);
+    for await (const event of streamTaskEvents(this.deps, { taskId, afterSeq, signal })) {
+      yield mask(event);
+    }
   }
 }
