@@ -1,0 +1,4 @@
+-- AlterTable
+ALTER TABLE "Iteration" ADD COLUMN     "passedOver" TEXT,
+ADD COLUMN     "promotedBy" TEXT,
+ADD COLUMN     "promotionReason" TEXT;
