@@ -18,6 +18,7 @@ import { useConversation } from './conversation/use-conversation';
 import type { Decision } from './decision';
 import { DiffViewer } from './diff-viewer';
 import { FileDiffSection } from './file-diff-section';
+import { FileTreeNav } from './file-tree-nav';
 import type { FixTests } from './fix-tests';
 import { FixTestsSummary } from './fix-tests-summary';
 import { FlagsBanner } from './flags-banner';
@@ -172,18 +173,21 @@ export function ReviewPanel({
             ))}
           </fieldset>
           {mode === 'files' ? (
-            <ConversationView
-              key={diff.data.sha256}
-              taskId={taskId}
-              sha256={diff.data.sha256}
-              diff={diff.data.diff}
-              threads={conversation.threads}
-              drafts={conversation.drafts}
-              rights={rights}
-              commentable={latestSha256 === null || latestSha256 === diff.data.sha256}
-              patchFiles={patchFiles}
-              onOpenInEditor={setEditing}
-            />
+            <div className="files-with-tree">
+              <FileTreeNav files={patchFiles} />
+              <ConversationView
+                key={diff.data.sha256}
+                taskId={taskId}
+                sha256={diff.data.sha256}
+                diff={diff.data.diff}
+                threads={conversation.threads}
+                drafts={conversation.drafts}
+                rights={rights}
+                commentable={latestSha256 === null || latestSha256 === diff.data.sha256}
+                patchFiles={patchFiles}
+                onOpenInEditor={setEditing}
+              />
+            </div>
           ) : (
             <DiffViewer key={diff.data.sha256} diff={diff.data.diff} onOpenInEditor={setEditing} />
           )}

@@ -48,73 +48,79 @@ export function TaskHeader({
   return (
     <header className="task-header">
       <h1>{task.title}</h1>
-      <p className="task-id">
-        Task <span className="mono">{task.id}</span>
-      </p>
-      <TaskProblem problem={task.problem} issueUrl={task.issueUrl} />
       <p className="task-status">
-        Status: <StatusBadge status={status} role="status" aria-label="Task status" />
+        <StatusBadge status={status} role="status" aria-label="Task status" />{' '}
+        <span className="task-byline">
+          {task.owner ?? 'nobody'} created it{' '}
+          <time dateTime={task.createdAt}>{formatTime(task.createdAt)}</time> from{' '}
+          {describeSource(task.source)} · task <span className="mono">{task.id}</span>
+        </span>
       </p>
       <ConnectionState status={connection} error={connectionError} />
-      <dl className="facts">
-        <dt>Owner</dt>
-        <dd>{task.owner ?? 'nobody (made before accounts)'}</dd>
-        {task.team === null ? null : (
-          <>
-            <dt>Team</dt>
-            <dd>{task.team}</dd>
-          </>
-        )}
-        <dt>Source</dt>
-        <dd>{describeSource(task.source)}</dd>
-        <dt>Test command</dt>
-        <dd className="mono">{formatArgv(task.testCommand)}</dd>
-        <dt>Setup</dt>
-        <dd className={task.setupCommands?.length ? 'mono' : undefined}>
-          {task.setupCommands === null
-            ? 'detected from the tree'
-            : task.setupCommands.length === 0
-              ? 'none'
-              : task.setupCommands.map(formatArgv).join('; ')}
-        </dd>
-        {task.buildCommand === null ? null : (
-          <>
-            <dt>Build command</dt>
-            <dd className="mono">{formatArgv(task.buildCommand)}</dd>
-          </>
-        )}
-        {task.knownFailures.length === 0 ? null : (
-          <>
-            <dt>Known failures</dt>
-            <dd className="mono">{task.knownFailures.join(', ')}</dd>
-          </>
-        )}
-        <dt>Budget</dt>
-        <dd>
-          up to {task.maxIterations} iterations of {task.hypothesesPerIteration} hypotheses, each
-          waiting up to {formatWait(task.hypothesisWaitSecs)} for them
-        </dd>
-        <dt>Fixer</dt>
-        <dd>{fixerLabel(task.fixer)}</dd>
-        {showsSpend({ fixer: task.fixer, spend }) ? (
-          <>
-            <dt>Spend</dt>
-            <dd>{formatSpend(spend)}</dd>
-          </>
-        ) : null}
-        <dt>Test edits</dt>
-        <dd>
-          {task.allowTestEdits
-            ? 'allowed'
-            : 'not allowed (a hypothesis that edits tests ranks last)'}
-        </dd>
-        <dt>Caps per run</dt>
-        <dd>{formatRunLimits(task.limits)}</dd>
-        <dt>Created</dt>
-        <dd>
-          <time dateTime={task.createdAt}>{formatTime(task.createdAt)}</time>
-        </dd>
-      </dl>
+      <TaskProblem problem={task.problem} issueUrl={task.issueUrl} />
+      {/* What the task runs and with what budget: looked up now and then, so folded. */}
+      <details className="task-facts">
+        <summary>Commands, budget and limits</summary>
+        <dl className="facts">
+          <dt>Owner</dt>
+          <dd>{task.owner ?? 'nobody (made before accounts)'}</dd>
+          {task.team === null ? null : (
+            <>
+              <dt>Team</dt>
+              <dd>{task.team}</dd>
+            </>
+          )}
+          <dt>Source</dt>
+          <dd>{describeSource(task.source)}</dd>
+          <dt>Test command</dt>
+          <dd className="mono">{formatArgv(task.testCommand)}</dd>
+          <dt>Setup</dt>
+          <dd className={task.setupCommands?.length ? 'mono' : undefined}>
+            {task.setupCommands === null
+              ? 'detected from the tree'
+              : task.setupCommands.length === 0
+                ? 'none'
+                : task.setupCommands.map(formatArgv).join('; ')}
+          </dd>
+          {task.buildCommand === null ? null : (
+            <>
+              <dt>Build command</dt>
+              <dd className="mono">{formatArgv(task.buildCommand)}</dd>
+            </>
+          )}
+          {task.knownFailures.length === 0 ? null : (
+            <>
+              <dt>Known failures</dt>
+              <dd className="mono">{task.knownFailures.join(', ')}</dd>
+            </>
+          )}
+          <dt>Budget</dt>
+          <dd>
+            up to {task.maxIterations} iterations of {task.hypothesesPerIteration} hypotheses, each
+            waiting up to {formatWait(task.hypothesisWaitSecs)} for them
+          </dd>
+          <dt>Fixer</dt>
+          <dd>{fixerLabel(task.fixer)}</dd>
+          {showsSpend({ fixer: task.fixer, spend }) ? (
+            <>
+              <dt>Spend</dt>
+              <dd>{formatSpend(spend)}</dd>
+            </>
+          ) : null}
+          <dt>Test edits</dt>
+          <dd>
+            {task.allowTestEdits
+              ? 'allowed'
+              : 'not allowed (a hypothesis that edits tests ranks last)'}
+          </dd>
+          <dt>Caps per run</dt>
+          <dd>{formatRunLimits(task.limits)}</dd>
+          <dt>Created</dt>
+          <dd>
+            <time dateTime={task.createdAt}>{formatTime(task.createdAt)}</time>
+          </dd>
+        </dl>
+      </details>
       {actions.cancel.shown || actions.rollback.shown ? (
         <div className="actions">
           {actions.cancel.shown ? (

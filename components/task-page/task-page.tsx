@@ -22,7 +22,9 @@ import { PlanSection } from './plan-section';
 import { newestSpend } from './spend';
 import { taskActions } from './task-actions';
 import { TaskHeader } from './task-header';
+import { TaskTabList, TaskTabPanel } from './task-tab-list';
 import { Timeline } from './timeline';
+import { useTaskTab } from './use-task-tab';
 import { useTaskTimeline } from './use-task-timeline';
 
 /**
@@ -53,13 +55,18 @@ const conversationEvents: ReadonlySet<TaskEvent['type']> = new Set([
   'iteration.finished',
 ]);
 
-/** `/coding/[id]`: the live timeline of one task, hand-written hypotheses, and the review. */
+/**
+ * `/coding/[id]`: the task's title, status and problem, then three panes: the conversation (the
+ * live timeline, hand-written hypotheses), the comparison of its hypotheses, and the files
+ * changed (the diff up for review, its threads and the verdict).
+ */
 export function TaskPage({
   initialTask,
   initialDiff,
   initialThreads,
   initialDrafts,
   viewer,
+  initialTab,
 }: {
   readonly initialTask: TaskView;
   /** The diff under review when the page was rendered, if any. */
@@ -69,6 +76,8 @@ export function TaskPage({
   readonly initialDrafts: readonly DraftView[] | null;
   /** Who is signed in (their own threads and requests for changes are theirs to act on). */
   readonly viewer: Viewer | null;
+  /** The tab the address names (`?tab=`), if any. */
+  readonly initialTab: string | null;
 }) {
   const taskId = initialTask.id;
   const trpc = useTRPC();
@@ -104,8 +113,14 @@ export function TaskPage({
   // What this person may do now: the server's `can`, at the live status.
   const actions = taskActions(task.can, task.status, status);
 
+  const [tab, selectTab] = useTaskTab(initialTab, latestSha256 !== null);
+  const hypotheses = timeline.iterations.reduce(
+    (n, iteration) => n + iteration.hypotheses.length,
+    0,
+  );
+
   return (
-    <>
+    <div className="task-page" data-tab={tab}>
       <TaskHeader
         task={task}
         status={status}
@@ -115,33 +130,49 @@ export function TaskPage({
         actions={actions}
       />
       <PartialFixExits task={task} status={status} />
-      <PlanSection plan={task.plan} />
-      <Timeline timeline={timeline} task={task} replaying={replaying} />
-      <HypothesesTable
-        iterations={timeline.iterations}
-        task={task}
-        defaultMode={timeline.workspace?.mode ?? null}
-        replaying={replaying}
+      <TaskTabList
+        selected={tab}
+        onSelect={selectTab}
+        notes={{
+          compare: hypotheses === 0 ? undefined : hypotheses,
+          files: latestSha256 === null ? undefined : 'up for review',
+        }}
       />
-      <HypothesisAuthor taskId={taskId} canSubmit={actions.submit} />
-      {latestSha256 === null ? null : (
-        <ReviewPanel
-          taskId={taskId}
-          status={status}
-          latestSha256={latestSha256}
-          initialDiff={initialDiff}
-          initialThreads={initialThreads}
-          initialDrafts={initialDrafts}
-          reviewComments={task.reviewComments}
-          fixTests={fixTestsOf(task.iterations)}
-          stillFailing={stillFailing}
-          actions={actions}
-          canResolveAny={task.can.review}
-          decision={task.decision}
-          review={task.review}
-          viewer={viewer}
+      <TaskTabPanel tab="conversation" selected={tab}>
+        <PlanSection plan={task.plan} />
+        <Timeline timeline={timeline} task={task} replaying={replaying} />
+        <HypothesisAuthor taskId={taskId} canSubmit={actions.submit} />
+      </TaskTabPanel>
+      <TaskTabPanel tab="compare" selected={tab}>
+        <HypothesesTable
+          iterations={timeline.iterations}
+          task={task}
+          defaultMode={timeline.workspace?.mode ?? null}
+          replaying={replaying}
         />
-      )}
-    </>
+      </TaskTabPanel>
+      <TaskTabPanel tab="files" selected={tab}>
+        {latestSha256 === null ? (
+          <p>No diff is up for review yet: the winner of an iteration is put up here.</p>
+        ) : (
+          <ReviewPanel
+            taskId={taskId}
+            status={status}
+            latestSha256={latestSha256}
+            initialDiff={initialDiff}
+            initialThreads={initialThreads}
+            initialDrafts={initialDrafts}
+            reviewComments={task.reviewComments}
+            fixTests={fixTestsOf(task.iterations)}
+            stillFailing={stillFailing}
+            actions={actions}
+            canResolveAny={task.can.review}
+            decision={task.decision}
+            review={task.review}
+            viewer={viewer}
+          />
+        )}
+      </TaskTabPanel>
+    </div>
   );
 }

@@ -16,8 +16,14 @@ export async function generateMetadata({
   return { title: `Task ${id} · Shadowbox` };
 }
 
-export default async function TaskRoute({ params }: { params: Promise<{ id: string }> }) {
-  const { id } = await params;
+export default async function TaskRoute({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<{ tab?: string | string[] }>;
+}) {
+  const [{ id }, { tab }] = await Promise.all([params, searchParams]);
   const { caller } = await signedInCaller(`/coding/${encodeURIComponent(id)}`);
   const task = await caller.tasks.get({ taskId: id }).catch((error: unknown) => {
     if (isNoSuchTask(error)) notFound();
@@ -45,6 +51,7 @@ export default async function TaskRoute({ params }: { params: Promise<{ id: stri
         initialThreads={threads}
         initialDrafts={drafts}
         viewer={me}
+        initialTab={typeof tab === 'string' ? tab : null}
       />
     </>
   );
