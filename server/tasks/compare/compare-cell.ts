@@ -1,0 +1,38 @@
+import type { Db } from '../../db/client';
+import { AppError } from '../../errors/app-error';
+import { requireTask } from '../task-access';
+import type { Actor } from '../task-api';
+import type { CompareCell } from './compare-schema';
+import { outputLinesFor } from './output-lines';
+
+/**
+ * One cell's output: the lines of the run's kept output about the test. Apart from the matrix so
+ * the matrix stays small. NOT_FOUND unless the actor sees the task and the run is the task's.
+ */
+export async function compareCell(
+  deps: { readonly db: Db },
+  input: {
+    readonly taskId: string;
+    readonly runId: string;
+    readonly test: string;
+    readonly actor: Actor;
+  },
+): Promise<CompareCell> {
+  const { taskId, runId, test } = input;
+  await requireTask(deps.db, taskId, input.actor, 'see');
+  const run = await deps.db.run.findFirst({
+    where: { id: runId, taskId, kind: { in: ['baseline', 'hypothesis'] } },
+    select: { outputTail: true },
+  });
+  if (run === null) throw new AppError('NOT_FOUND', `task ${taskId} has no run ${runId}`);
+  const found = outputLinesFor(run.outputTail, test);
+  const source =
+    found.matchedBy === null
+      ? run.outputTail === ''
+        ? 'none captured: the run kept no output'
+        : 'none captured: no line of the output the run kept names this test'
+      : `the lines of the output the run kept that name this test${
+          found.matchedBy === 'name' ? ' (by its name without its file or class)' : ''
+        }, with the lines after them`;
+  return { runId, test, lines: found.lines, source, truncated: found.truncated };
+}
