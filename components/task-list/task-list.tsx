@@ -6,12 +6,12 @@ import Link from 'next/link';
 import { describeSource, formatTime } from '../format';
 import { StatusBadge } from '../status/status-badge';
 import { useTRPC } from '../trpc/client';
-import type { TaskSummary } from '../trpc/router-types';
+import type { TaskPage } from '../trpc/router-types';
 import { useTrailingThrottle } from '../use-throttled';
 import { ConnectionState } from './connection-state';
 
 /** Every task, newest first; refetched whenever any task has a new event. */
-export function TaskList({ initialTasks }: { readonly initialTasks: readonly TaskSummary[] }) {
+export function TaskList({ initialTasks }: { readonly initialTasks: TaskPage }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const tasks = useQuery(trpc.tasks.list.queryOptions(undefined, { initialData: initialTasks }));
@@ -23,7 +23,7 @@ export function TaskList({ initialTasks }: { readonly initialTasks: readonly Tas
     trpc.tasks.changes.subscriptionOptions(undefined, { onStarted: refresh, onData: refresh }),
   );
 
-  const list = tasks.data;
+  const list = tasks.data.tasks;
   return (
     <>
       <ConnectionState status={changes.status} error={changes.error?.message ?? null} />

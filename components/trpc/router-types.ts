@@ -9,7 +9,9 @@ type Inputs = inferRouterInputs<AppRouter>['tasks'];
 
 export type TaskView = Outputs['get'];
 export type TaskStatus = TaskView['status'];
-export type TaskSummary = Outputs['list'][number];
+export type TaskPage = Outputs['list'];
+export type TaskSummary = TaskPage['tasks'][number];
+export type TaskListQuery = NonNullable<Inputs['list']>;
 export type TaskSource = TaskView['source'];
 export type DiffView = Outputs['diff'];
 export type DiffFlags = DiffView['flags'];

@@ -5,7 +5,7 @@ import type { inferRouterOutputs } from '@trpc/server';
 import Link from 'next/link';
 import { formatTime } from '../format';
 import { useTRPC } from '../trpc/client';
-import type { AppRouter, TaskSummary } from '../trpc/router-types';
+import type { AppRouter, TaskPage, TaskSummary } from '../trpc/router-types';
 
 type WorkerView = inferRouterOutputs<AppRouter>['system']['workers'][number];
 
@@ -25,7 +25,8 @@ export function WorkersPanel({
   initialTasks,
 }: {
   readonly initialWorkers: readonly WorkerView[];
-  readonly initialTasks: readonly TaskSummary[];
+  /** The task list's first page, unfiltered. */
+  readonly initialTasks: TaskPage;
 }) {
   const trpc = useTRPC();
   const workers = useQuery(
@@ -34,9 +35,8 @@ export function WorkersPanel({
       refetchInterval: 5000,
     }),
   ).data;
-  const tasks = useQuery(
-    trpc.tasks.list.queryOptions(undefined, { initialData: initialTasks }),
-  ).data;
+  const tasks = useQuery(trpc.tasks.list.queryOptions(undefined, { initialData: initialTasks }))
+    .data.tasks;
   if (workers.length === 0) return null;
   const tasksOf = (workerId: string) => tasks.filter((task) => task.workerId === workerId);
   return (

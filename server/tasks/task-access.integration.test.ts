@@ -123,7 +123,7 @@ describe('task ownership and review rules', () => {
     await expect(caller.tasks.get({ taskId: bobsTask })).rejects.toMatchObject({
       cause: { code: 'NOT_FOUND', message: `no task ${bobsTask}` },
     });
-    expect((await caller.tasks.list()).map((t) => t.id)).not.toContain(bobsTask);
+    expect((await caller.tasks.list()).tasks.map((t) => t.id)).not.toContain(bobsTask);
     const own = createCaller(createContextInner({ runtime: scratch.runtime, actor: bob }));
     expect((await own.tasks.get({ taskId: bobsTask })).owner).toBe('bob');
   });

@@ -3,7 +3,7 @@ import type { RunLimits } from '../engine/sandbox';
 import type { Hypothesis } from '../engine/shadow';
 import type { DiffFlags } from '../engine/review';
 import type { StoredEvent } from '../db/event-store';
-import type { CompareCell, CompareMatrix } from './compare';
+import type { ListTasksQueryInput } from './list-tasks-query';
 import type {
   baselineViewSchema,
   gateViewSchema,
@@ -131,6 +131,12 @@ export type TaskView = ReadonlyView<z.infer<typeof taskViewSchema>>;
 /** One task of `GET /api/v1/tasks`. */
 export type TaskSummary = ReadonlyView<z.infer<typeof taskSummarySchema>>;
 
+/** `GET /api/v1/tasks`: a page of summaries and where the next one starts (null: the last). */
+export interface TaskPage {
+  readonly tasks: readonly TaskSummary[];
+  readonly nextCursor: string | null;
+}
+
 export interface DiffView {
   /** The exact stored bytes as UTF-8 text (a `git format-patch` mail). */
   readonly diff: string;
@@ -167,8 +173,11 @@ export interface TaskServiceApi {
     actor: Actor,
   ): Promise<{ readonly accepted: readonly string[] }>;
   getTask(taskId: string, actor: Actor): Promise<TaskView>;
-  /** The tasks the actor may see, newest first. */
-  listTasks(actor: Actor, options?: { readonly limit?: number }): Promise<readonly TaskSummary[]>;
+  /**
+   * A page of the tasks the actor may see, newest first, filtered (list-tasks-query.ts checks the
+   * query: INVALID_ARGUMENT naming the parameter); `nextCursor` pages on.
+   */
+  listTasks(actor: Actor, query?: ListTasksQueryInput): Promise<TaskPage>;
   getDiff(taskId: string, actor: Actor): Promise<DiffView>;
   /** Re-checks the stored bytes against their hash before returning them. */
   getPatch(taskId: string, actor: Actor): Promise<PatchDownload>;
@@ -195,13 +204,6 @@ export interface TaskServiceApi {
    * has its worktree reset to the baseline and ends cancelled.
    */
   rollback(taskId: string, actor: Actor): Promise<TaskView>;
-  /**
-   * The compare matrix of iteration `iteration` (1-based; NOT_FOUND naming it when the task has
-   * none), or of the whole task when undefined: the baseline, then each hypothesis, test by test.
-   */
-  compare(taskId: string, iteration: number | undefined, actor: Actor): Promise<CompareMatrix>;
-  /** One compare cell's output lines: the test's lines in one of the task's runs. */
-  compareCell(taskId: string, runId: string, test: string, actor: Actor): Promise<CompareCell>;
   /** The workspace's regular files at the newest checkpoint (what a hypothesis edits). */
   listFiles(taskId: string, actor: Actor): Promise<readonly WorkspaceFile[]>;
   /** One file's text at the newest checkpoint; binary and large files are refused. */

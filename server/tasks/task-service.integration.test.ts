@@ -230,12 +230,12 @@ describe('per-task resource caps', () => {
   });
 
   it('refuses a cap out of range, naming it, and creates nothing', async () => {
-    const before = (await runtime.tasks.listTasks(cliActor)).length;
+    const before = (await runtime.tasks.listTasks(cliActor)).tasks.length;
     await expect(createFromArchive({ limits: { maxPids: 2 } })).rejects.toMatchObject({
       code: 'INVALID_ARGUMENT',
       message: 'maxPids must be a whole number of processes from 8 to 4194304, got 2',
     });
-    expect((await runtime.tasks.listTasks(cliActor)).length).toBe(before);
+    expect((await runtime.tasks.listTasks(cliActor)).tasks.length).toBe(before);
   });
 });
 

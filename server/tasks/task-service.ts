@@ -5,10 +5,10 @@ import type { BundleStore, WorkspaceLayout } from '../engine/workspace';
 import type { Clock } from '../engine/ports';
 import { acceptKnownFailures } from './accept-known-failures';
 import { cancelTask } from './cancel-task';
-import { compareCell, compareTask } from './compare';
 import { createTask } from './create-task';
 import { getTask } from './get-task';
 import { listTasks } from './list-tasks';
+import { parseListTasksQuery, type ListTasksQueryInput } from './list-tasks-query';
 import { milestone } from './milestone-service';
 import type { PrismaTaskStore } from './prisma-task-store';
 import { getTaskDiff, getTaskPatch, listTaskFiles, readTaskFile } from './read-workspace';
@@ -91,8 +91,8 @@ export class TaskService implements TaskServiceApi {
     return getTask(this.deps, { taskId, actor });
   }
 
-  listTasks(actor: Actor, options: { readonly limit?: number } = {}) {
-    return listTasks(this.deps, { ...options, actor });
+  listTasks(actor: Actor, query: ListTasksQueryInput = {}) {
+    return listTasks(this.deps, { query: parseListTasksQuery(query), actor });
   }
 
   async getDiff(taskId: string, actor: Actor) {
@@ -131,14 +131,6 @@ export class TaskService implements TaskServiceApi {
 
   rollback(taskId: string, actor: Actor) {
     return rollbackTask(this.deps, { taskId, actor });
-  }
-
-  compare(taskId: string, iteration: number | undefined, actor: Actor) {
-    return compareTask(this.deps, { taskId, iteration, actor });
-  }
-
-  compareCell(taskId: string, runId: string, test: string, actor: Actor) {
-    return compareCell(this.deps, { taskId, runId, test, actor });
   }
 
   async listFiles(taskId: string, actor: Actor) {

@@ -1,6 +1,5 @@
 /** The REST transport (`/api/v1`) for agents and the CLI; the route files under app/api/v1 call these. */
 export { handleCancelTask } from './cancel';
-export { handleCompare, handleCompareCell } from './compare';
 export { handleCreateTask } from './create-task';
 export { handleGetDiff, handleGetPatch } from './diff';
 export { handleTaskEvents } from './events';

@@ -22,16 +22,3 @@ export function parseAfterSeq(request: Request): number {
   if (after !== null) return parseCount(after, 'after');
   return 0;
 }
-
-export const maxListLimit = 500;
-
-/** `GET /api/v1/tasks?limit=N` (1..500); undefined leaves the service's default. */
-export function parseListLimit(request: Request): number | undefined {
-  const limit = new URL(request.url).searchParams.get('limit');
-  if (limit === null) return undefined;
-  const value = parseCount(limit, 'limit');
-  if (value < 1 || value > maxListLimit) {
-    throw new AppError('INVALID_ARGUMENT', `limit must be between 1 and ${maxListLimit}`);
-  }
-  return value;
-}

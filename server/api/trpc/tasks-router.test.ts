@@ -67,7 +67,7 @@ describe('tasks router', () => {
   it('lists tasks and reads one', async () => {
     const task = tasks.addTask({ status: 'awaiting_hypotheses' });
     const list = await caller().tasks.list();
-    expect(list.map((summary) => [summary.id, summary.status])).toEqual([
+    expect(list.tasks.map((summary) => [summary.id, summary.status])).toEqual([
       [task.id, 'awaiting_hypotheses'],
     ]);
     const view = await caller().tasks.get({ taskId: task.id });

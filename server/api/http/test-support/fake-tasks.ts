@@ -16,11 +16,15 @@ import type {
   MilestoneResult,
   ReviewInput,
   TaskServiceApi,
-  TaskSummary,
+  TaskPage,
   TaskView,
   WorkspaceFile,
 } from '../../../tasks/task-api';
-import type { CompareCell, CompareMatrix } from '../../../tasks/compare';
+import {
+  decodeCursor,
+  parseListTasksQuery,
+  type ListTasksQueryInput,
+} from '../../../tasks/list-tasks-query';
 import {
   checkAgainstEntries,
   defaultMaxPendingHypotheses,
@@ -73,7 +77,7 @@ export class FakeTaskService implements TaskServiceApi {
   readonly readers: { method: string; taskId: string | null; actor: Actor }[] = [];
   /** What `listFiles`/`readFile` answer, per task. */
   readonly files = new Map<string, Map<string, string>>();
-  readonly listCalls: ({ readonly limit?: number } | undefined)[] = [];
+  readonly listCalls: (ListTasksQueryInput | undefined)[] = [];
   /** How many `events` iterators are still open (a stream must close its source). */
   openEventStreams = 0;
   /** The cap of pending hypotheses per task, as the service's. */
@@ -260,9 +264,12 @@ export class FakeTaskService implements TaskServiceApi {
     return Promise.resolve(this.require(taskId).view);
   }
 
-  listTasks(actor: Actor, options?: { readonly limit?: number }): Promise<readonly TaskSummary[]> {
+  /** Every task, filtered by status only, one page: the transports' part is what is tested. */
+  listTasks(actor: Actor, query?: ListTasksQueryInput): Promise<TaskPage> {
     this.readers.push({ method: 'listTasks', taskId: null, actor });
-    this.listCalls.push(options);
+    const parsed = parseListTasksQuery(query);
+    this.listCalls.push(query);
+    if (parsed.cursor !== undefined) decodeCursor(parsed.cursor, parsed.sort);
     const summaries = [...this.tasks.values()].map(({ view }) => ({
       id: view.id,
       status: view.status,
@@ -274,7 +281,10 @@ export class FakeTaskService implements TaskServiceApi {
       owner: view.owner,
       workerId: view.workerId,
     }));
-    return Promise.resolve(summaries.slice(0, options?.limit ?? 50));
+    const shown = summaries.filter(
+      (task) => parsed.status === undefined || parsed.status.includes(task.status),
+    );
+    return Promise.resolve({ tasks: shown.slice(0, parsed.limit), nextCursor: null });
   }
 
   getDiff(taskId: string, actor: Actor): Promise<DiffView> {
@@ -392,30 +402,6 @@ export class FakeTaskService implements TaskServiceApi {
     const task = this.require(taskId);
     this.rolledBack.push({ taskId, actor });
     return Promise.resolve(this.update(task, { status: 'cancelled' }));
-  }
-
-  /** What `compare` answers per task; without one, an empty matrix of the task's iterations. */
-  readonly matrices = new Map<string, CompareMatrix>();
-
-  compare(taskId: string, iteration: number | undefined, actor: Actor): Promise<CompareMatrix> {
-    this.readers.push({ method: 'compare', taskId, actor });
-    const task = this.require(taskId);
-    const iterations = task.view.iterations.length;
-    if (iteration !== undefined && iteration > iterations) {
-      return Promise.reject(
-        new AppError('NOT_FOUND', `task ${taskId} has no iteration ${iteration}`),
-      );
-    }
-    const matrix = this.matrices.get(taskId);
-    return Promise.resolve(
-      matrix ?? { taskId, iteration: iteration ?? null, iterations, columns: [], rows: [] },
-    );
-  }
-
-  compareCell(taskId: string, runId: string, test: string, actor: Actor): Promise<CompareCell> {
-    this.readers.push({ method: 'compareCell', taskId, actor });
-    this.require(taskId);
-    return Promise.resolve({ runId, test, lines: [], source: 'none captured', truncated: false });
   }
 
   listFiles(taskId: string, actor: Actor): Promise<readonly WorkspaceFile[]> {

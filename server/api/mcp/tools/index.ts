@@ -1,5 +1,4 @@
 import type { McpTool } from '../define-tool';
-import { compareHypothesesTool } from './compare-hypotheses';
 import { createTaskTool } from './create-task';
 import { getDiffTool } from './get-diff';
 import { getTaskTool } from './get-task';
@@ -20,7 +19,6 @@ export const mcpTools: readonly McpTool[] = [
   submitHypothesesTool,
   getTaskTool,
   getDiffTool,
-  compareHypothesesTool,
   milestoneTool,
   listThreadsTool,
   replyToThreadTool,

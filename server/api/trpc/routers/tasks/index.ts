@@ -1,6 +1,5 @@
 import { router } from '../../trpc';
 import { cancelTask } from './cancel-task';
-import { compare, compareCell } from './compare';
 import { createTask } from './create-task';
 import { getDiff } from './get-diff';
 import { getTask } from './get-task';
@@ -27,8 +26,6 @@ export const tasksRouter = router({
   sendToReview,
   acceptKnownFailures,
   diff: getDiff,
-  compare,
-  compareCell,
   listFiles,
   readFile,
   events: taskEvents,
