@@ -221,6 +221,24 @@ export function ReviewBar({
         <a href={`/coding/${taskId}/patch?sha256=${sha256}`} download className="button">
           Download patch
         </a>
+        {status === 'approved' ? (
+          // The approved change as commits: one per checkpoint, squashed, or as a git bundle.
+          <>
+            <a href={`/coding/${taskId}/series?sha256=${sha256}`} download className="button">
+              Download series
+            </a>
+            <a
+              href={`/coding/${taskId}/series?squash=1&sha256=${sha256}`}
+              download
+              className="button"
+            >
+              Download squashed
+            </a>
+            <a href={`/coding/${taskId}/bundle?sha256=${sha256}`} download className="button">
+              Download bundle
+            </a>
+          </>
+        ) : null}
       </div>
       {outcome === null ? null : (
         <p className={outcome.kind === 'done' ? 'outcome' : 'form-error'} role="alert">

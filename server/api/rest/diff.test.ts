@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { cliActor } from '../../auth/actor';
 import type { TaskView } from '../../tasks/task-api';
-import { handleGetDiff, handleGetPatch } from './diff';
+import { handleGetBundle, handleGetDiff, handleGetPatch, handleGetSeries } from './diff';
 import { expectError, readJson } from './test-support/assertions';
 import { createFakeRuntime, type FakeRuntime } from './test-support/fake-runtime';
 import { getRequest } from './test-support/requests';
@@ -98,5 +99,60 @@ describe('GET /api/v1/tasks/{id}/patch', () => {
     const id = 'c111111111111111111111111';
     const missing = await handleGetPatch(getRequest(`/tasks/${id}/patch`), fake.deps, { id });
     await expectError(missing, 404, 'NOT_FOUND');
+  });
+});
+
+describe('GET /api/v1/tasks/{id}/series and /bundle', () => {
+  async function approve(): Promise<string> {
+    const sha256 = fake.tasks.setDiff(task.id, patch);
+    await fake.tasks.review(task.id, { verdict: 'approve', sha256 }, cliActor);
+    return sha256;
+  }
+
+  it('sends the series as an mbox attachment named for the task and the approved hash', async () => {
+    const sha256 = await approve();
+    const response = await handleGetSeries(
+      getRequest(`/tasks/${task.id}/series?squash=1`),
+      fake.deps,
+      { id: task.id },
+    );
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/mbox');
+    expect(response.headers.get('x-content-sha256')).toBe(sha256);
+    expect(response.headers.get('content-disposition')).toBe(
+      `attachment; filename="shadowbox-${task.id}-${sha256.slice(0, 12)}-squashed.mbox"`,
+    );
+  });
+
+  it('sends the bundle as application/x-git-bundle', async () => {
+    await approve();
+    const response = await handleGetBundle(getRequest(`/tasks/${task.id}/bundle`), fake.deps, {
+      id: task.id,
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/x-git-bundle');
+  });
+
+  it('refuses a squash that is not a yes or a no, naming it', async () => {
+    await approve();
+    const response = await handleGetSeries(
+      getRequest(`/tasks/${task.id}/series?squash=maybe`),
+      fake.deps,
+      { id: task.id },
+    );
+    await expectError(
+      response,
+      400,
+      'INVALID_ARGUMENT',
+      'squash must be 1, true, 0 or false, got "maybe"',
+    );
+  });
+
+  it('is 409 INVALID_STATE before an approval', async () => {
+    fake.tasks.setDiff(task.id, patch);
+    const response = await handleGetSeries(getRequest(`/tasks/${task.id}/series`), fake.deps, {
+      id: task.id,
+    });
+    await expectError(response, 409, 'INVALID_STATE');
   });
 });

@@ -1,4 +1,6 @@
+import { downloadResponse } from '../http/download';
 import { jsonResponse } from '../http/http-helpers';
+import { squashOf } from '../http/export-query';
 import { parseTaskId } from '../http/schemas';
 import { authenticate } from './auth';
 import { restHandler, type TaskParams } from './handler';
@@ -13,22 +15,33 @@ export const handleGetDiff = restHandler<TaskParams>(async (request, { runtime }
 /** `GET /api/v1/tasks/{id}/patch` → the stored patch bytes, their hash in `X-Content-SHA256`. */
 export const handleGetPatch = restHandler<TaskParams>(async (request, { runtime }, params) => {
   const actor = await authenticate(request, runtime);
-  const patch = await runtime.tasks.getPatch(parseTaskId(params.id), actor);
-  return new Response(new Uint8Array(patch.bytes), {
-    status: 200,
-    headers: {
-      'Content-Type': 'text/x-patch; charset=utf-8',
-      'Content-Disposition': `attachment; filename="${safeFileName(patch.fileName)}"`,
-      'Content-Length': String(patch.bytes.byteLength),
-      'X-Content-SHA256': patch.sha256,
-      'Cache-Control': 'no-store',
-      'X-Content-Type-Options': 'nosniff',
-    },
-  });
+  return downloadResponse(await runtime.tasks.getPatch(parseTaskId(params.id), actor), 'patch');
 });
 
-/** The service's names are already plain; this keeps a quote or a newline out of the header. */
-function safeFileName(name: string): string {
-  const safe = name.replace(/[^A-Za-z0-9._-]/g, '_');
-  return safe === '' ? 'shadowbox.patch' : safe;
-}
+/**
+ * `GET /api/v1/tasks/{id}/series[?squash=1]` → the approved change as `git format-patch` mails,
+ * one commit per checkpoint (or one in all); 409 STALE_DIFF when the approval is not on the
+ * current diff.
+ */
+export const handleGetSeries = restHandler<TaskParams>(async (request, { runtime }, params) => {
+  const actor = await authenticate(request, runtime);
+  const squash = squashOf(request);
+  const file = await runtime.tasks.exportApproved(
+    parseTaskId(params.id),
+    { kind: 'series', squash },
+    actor,
+  );
+  return downloadResponse(file, 'series');
+});
+
+/** `GET /api/v1/tasks/{id}/bundle[?squash=1]` → a `git bundle` of branch `shadowbox/<id>`. */
+export const handleGetBundle = restHandler<TaskParams>(async (request, { runtime }, params) => {
+  const actor = await authenticate(request, runtime);
+  const squash = squashOf(request);
+  const file = await runtime.tasks.exportApproved(
+    parseTaskId(params.id),
+    { kind: 'bundle', squash },
+    actor,
+  );
+  return downloadResponse(file, 'bundle');
+});

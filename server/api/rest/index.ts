@@ -1,7 +1,8 @@
 /** The REST transport (`/api/v1`) for agents and the CLI; the route files under app/api/v1 call these. */
 export { handleCancelTask } from './cancel';
+export { handleCompare, handleCompareCell } from './compare';
 export { handleCreateTask } from './create-task';
-export { handleGetDiff, handleGetPatch } from './diff';
+export { handleGetBundle, handleGetDiff, handleGetPatch, handleGetSeries } from './diff';
 export { handleTaskEvents } from './events';
 export type {
   RestDeps,
@@ -12,6 +13,8 @@ export type {
   ThreadParams,
 } from './handler';
 export { handleSubmitHypotheses } from './hypotheses';
+export { handleInterdiff } from './interdiff';
+export { handlePromote } from './promote';
 export { handleReopenTask } from './reopen';
 export { handleAcceptKnownFailures, handleSendToReview } from './steer';
 export { handleReview } from './review';

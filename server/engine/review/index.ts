@@ -33,6 +33,8 @@ export {
   type TestEditKind,
 } from './test-edits';
 export {
+  cleanBody,
+  cleanSubject,
   formatPatchMail,
   PATCH_AUTHOR,
   PATCH_SIGNATURE,

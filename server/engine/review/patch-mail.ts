@@ -37,7 +37,11 @@ export function cleanSubject(subject: string): string {
 // space, they stay part of the message.
 const mailStructure = /^(?:---|diff -|Index: |>*From |From:|Subject:|Date:)/i;
 
-function cleanBody(body: string | undefined): string {
+/**
+ * A commit message's body made safe for mail: no invisible characters, and no line that
+ * `git mailinfo` (hence `git am`) would read as the start of the patch or as a header.
+ */
+export function cleanBody(body: string | undefined): string {
   if (body === undefined) return '';
   const lines = body
     .replace(/\r\n?/g, '\n')

@@ -1,6 +1,14 @@
 // The workspace folder's front door: what code outside the engine may import from it.
 export { bundleChain, type BundleHead, type BundleStore, type StoredBundle } from './bundle-store';
 export { createSourceFromArchive } from './create-source';
+export {
+  checkpointChain,
+  createBundle,
+  formatSeries,
+  type ExportStep,
+  type GitIdentity,
+} from './export-commits';
+export { commitTree, treeWithEdits, type TreeEdit } from './hypothesis-tree';
 export { pruneStaleWorktrees } from './prune-worktrees';
 export { keepBundle, restoreSource } from './source-bundles';
 export { importDirectory, initBare, type SourceRepo } from './source-repo';
@@ -13,3 +21,4 @@ export {
   type WorkspaceLayout,
 } from './workspace-layout';
 export { trashEmptied } from './worktree-trash';
+export { diffCommits } from './worktree-diff';

@@ -1,17 +1,22 @@
 import { AppError } from '../../../errors/app-error';
 import type { Runtime } from '../../../runtime';
+import { downloadResponse, requireShownSha256, type DownloadKind } from '../../http/download';
 import { errorResponse } from '../../http/errors';
+import { squashOf } from '../../http/export-query';
 import { taskIdSchema } from '../input-schemas';
 import { refuseCrossSite, requestOrigin } from '../request-guard';
 import { requireSession } from './session';
 
 /**
- * `GET /coding/{id}/patch[?sha256=…]`: the stored patch as a download, for the UI's link (the REST
- * download needs a token). With `sha256`, the patch must still be the one the page showed.
+ * `GET /coding/{id}/patch[?sha256=…]`, `/coding/{id}/series[?squash=1]`, `/coding/{id}/bundle`:
+ * the stored patch, or the approved change as a series or a bundle, as a download, for the
+ * page's links (the REST downloads need a token). With `sha256`, the diff must still be the one
+ * the page showed.
  */
-export async function handleDownloadPatch(
+export async function handleDownload(
   request: Request,
   taskId: string,
+  kind: DownloadKind,
   loadRuntime: () => Promise<Pick<Runtime, 'tasks' | 'accounts'>>,
 ): Promise<Response> {
   try {
@@ -21,27 +26,20 @@ export async function handleDownloadPatch(
     }
     const runtime = await loadRuntime();
     const actor = await requireSession(runtime, request.headers);
-    const patch = await runtime.tasks.getPatch(taskId, actor);
-    const expected = new URL(request.url).searchParams.get('sha256');
-    if (expected !== null && expected !== patch.sha256) {
-      throw new AppError(
-        'STALE_DIFF',
-        `the diff changed since the page showed ${expected.slice(0, 12)}…; reload the page to review the current one`,
-        { details: { current: patch.sha256 } },
-      );
-    }
-    return new Response(new Uint8Array(patch.bytes), {
-      status: 200,
-      headers: {
-        'Content-Type': 'text/x-patch; charset=utf-8',
-        'Content-Disposition': `attachment; filename="${patch.fileName}"`,
-        'Content-Length': String(patch.bytes.byteLength),
-        'X-Content-SHA256': patch.sha256,
-        'Cache-Control': 'no-store',
-        'X-Content-Type-Options': 'nosniff',
-      },
-    });
+    const file =
+      kind === 'patch'
+        ? await runtime.tasks.getPatch(taskId, actor)
+        : await runtime.tasks.exportApproved(taskId, { kind, squash: squashOf(request) }, actor);
+    requireShownSha256(request, file.sha256);
+    return downloadResponse(file, kind);
   } catch (error) {
     return errorResponse(error);
   }
 }
+
+/** `GET /coding/{id}/patch`. */
+export const handleDownloadPatch = (
+  request: Request,
+  taskId: string,
+  loadRuntime: () => Promise<Pick<Runtime, 'tasks' | 'accounts'>>,
+): Promise<Response> => handleDownload(request, taskId, 'patch', loadRuntime);
