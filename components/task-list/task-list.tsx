@@ -1,38 +1,110 @@
 'use client';
 
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
 import { useSubscription } from '@trpc/tanstack-react-query';
 import Link from 'next/link';
+import { usePathname, useSearchParams } from 'next/navigation';
+import { useCallback, useMemo } from 'react';
 import { describeSource, formatTime } from '../format';
+import { ShortId } from '../short-id';
 import { StatusBadge } from '../status/status-badge';
 import { useTRPC } from '../trpc/client';
-import type { TaskPage } from '../trpc/router-types';
+import type { TaskPage, TaskSummary } from '../trpc/router-types';
 import { useTrailingThrottle } from '../use-throttled';
 import { ConnectionState } from './connection-state';
+import { filtersFromParams, hasFilters, type ListFilters, queryOf, searchOf } from './list-filters';
+import { TaskListFilters } from './task-list-filters';
 
-/** Every task, newest first; refetched whenever any task has a new event. */
-export function TaskList({ initialTasks }: { readonly initialTasks: TaskPage }) {
+const sourceName = (task: TaskSummary): string =>
+  task.source.kind === 'git' ? task.source.url : task.source.name;
+
+/**
+ * The tasks the person may see, a page at a time ("Load more" follows the server's cursor),
+ * filtered and sorted as the address says (`?status=…&q=…`); every loaded page is fetched again
+ * whenever any task has a new event.
+ */
+export function TaskList({
+  initialPage,
+  initialSearch,
+}: {
+  /** The first page for `initialSearch`, read by the server with the page. */
+  readonly initialPage: TaskPage;
+  /** The filters' query string the server read `initialPage` for (searchOf of its filters). */
+  readonly initialSearch: string;
+}) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const tasks = useQuery(trpc.tasks.list.queryOptions(undefined, { initialData: initialTasks }));
+  const pathname = usePathname();
+  const params = useSearchParams();
+  const filters = useMemo(() => filtersFromParams(params), [params]);
+  const search = searchOf(filters);
+
+  const setFilters = useCallback(
+    (next: ListFilters) => {
+      // Next's router follows replaceState (useSearchParams updates) without asking the server
+      // for the page again; the list's own query fetches the first page of the new filters.
+      window.history.replaceState(window.history.state, '', `${pathname}${searchOf(next)}`);
+    },
+    [pathname],
+  );
+
+  const pages = useInfiniteQuery(
+    trpc.tasks.list.infiniteQueryOptions(queryOf(filters), {
+      getNextPageParam: (last) => last.nextCursor ?? undefined,
+      // Only the server's filters have a first page already; others show the last list meanwhile.
+      ...(search === initialSearch
+        ? { initialData: { pages: [initialPage], pageParams: [null] } }
+        : {}),
+      placeholderData: keepPreviousData,
+    }),
+  );
   const refresh = useTrailingThrottle(() => {
-    void queryClient.invalidateQueries({ queryKey: trpc.tasks.list.queryKey() });
+    void queryClient.invalidateQueries(trpc.tasks.list.pathFilter());
   }, 500);
   // On (re)connect too: whatever happened while the stream was down is in the list now.
   const changes = useSubscription(
     trpc.tasks.changes.subscriptionOptions(undefined, { onStarted: refresh, onData: refresh }),
   );
 
-  const list = tasks.data.tasks;
+  const tasks = useMemo(() => {
+    // A task that moved between pages while they were fetched again is shown once.
+    const seen = new Set<string>();
+    return (pages.data?.pages ?? [])
+      .flatMap((page) => page.tasks)
+      .filter((task) => !seen.has(task.id) && seen.add(task.id));
+  }, [pages.data]);
+  const sources = useMemo(() => [...new Set(tasks.map(sourceName))].sort(), [tasks]);
+  const filtered = hasFilters(filters);
+
   return (
     <>
+      <TaskListFilters filters={filters} sources={sources} onChange={setFilters} />
       <ConnectionState status={changes.status} error={changes.error?.message ?? null} />
-      {list.length === 0 ? (
-        <p>No tasks yet. Create one above.</p>
+      {pages.error === null ? null : (
+        <p className="form-error" role="alert">
+          The list could not be read: {pages.error.message}
+        </p>
+      )}
+      {tasks.length === 0 ? (
+        pages.isPending ? (
+          <p className="muted">Loading…</p>
+        ) : (
+          <p className="list-empty">
+            {filtered ? (
+              'No task matches these filters.'
+            ) : (
+              <>
+                No tasks yet. <Link href="/coding/new">Create one</Link>.
+              </>
+            )}
+          </p>
+        )
       ) : (
-        <div className="table-scroll">
+        <div className="table-scroll" aria-busy={pages.isFetching}>
           <table className="task-list">
-            <caption className="visually-hidden">Tasks, newest first</caption>
+            <caption className="visually-hidden">
+              Tasks, {filters.sort === 'updated' ? 'latest activity' : 'newest'} first
+            </caption>
             <thead>
               <tr>
                 <th scope="col">Task</th>
@@ -44,13 +116,15 @@ export function TaskList({ initialTasks }: { readonly initialTasks: TaskPage }) 
               </tr>
             </thead>
             <tbody>
-              {list.map((task) => (
+              {tasks.map((task) => (
                 <tr key={task.id}>
                   <th scope="row">
                     <Link href={`/coding/${task.id}`} className="task-title">
                       {task.title}
                     </Link>
-                    <span className="task-id mono">{task.id}</span>
+                    <span className="task-id">
+                      <ShortId id={task.id} what="task id" />
+                    </span>
                   </th>
                   <td>
                     <StatusBadge status={task.status} />
@@ -69,6 +143,17 @@ export function TaskList({ initialTasks }: { readonly initialTasks: TaskPage }) 
           </table>
         </div>
       )}
+      {pages.hasNextPage ? (
+        <p className="list-more">
+          <button
+            type="button"
+            onClick={() => void pages.fetchNextPage()}
+            disabled={pages.isFetchingNextPage}
+          >
+            {pages.isFetchingNextPage ? 'Loading…' : 'Load more'}
+          </button>
+        </p>
+      ) : null}
     </>
   );
 }
