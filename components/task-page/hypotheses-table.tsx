@@ -1,5 +1,11 @@
+'use client';
+
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useId, useState, type ReactNode } from 'react';
+import { errorInfo } from '../errors/error-info';
 import { formatDuration } from '../format';
 import { finalStatuses } from '@/server/engine/lifecycle';
+import { useTRPC } from '../trpc/client';
 import type { TaskView } from '../trpc/router-types';
 import { OutputTail } from './output-tail';
 import { TestChanges } from './test-changes';
@@ -24,6 +30,31 @@ const columns = [
   'Output',
 ];
 
+type IterationView = TaskView['iterations'][number];
+type Promotion = NonNullable<IterationView['promotion']>;
+
+/**
+ * The names a reviewer may promote now: the passing runners-up of the newest finished iteration
+ * of a task awaiting review (the server checks again: promote-rules.ts).
+ */
+export function promotable(
+  task: TaskView,
+): { readonly index: number; readonly names: ReadonlySet<string> } | null {
+  if (!task.can.review || task.status !== 'awaiting_review') return null;
+  const newest = task.iterations.filter((it) => it.status === 'done').at(-1);
+  if (newest === undefined) return null;
+  const names = newest.hypotheses
+    .filter(
+      (h) =>
+        h.name !== newest.winner &&
+        h.verdict === 'passed' &&
+        h.disqualified === null &&
+        h.error === null,
+    )
+    .map((h) => h.name);
+  return { index: newest.index, names: new Set(names) };
+}
+
 /**
  * Every iteration's hypotheses, best first, in one table named "Hypotheses" (one row group per
  * iteration). Live rows come from the event stream; the run mode from the task's stored view.
@@ -40,6 +71,14 @@ export function HypothesesTable({
   readonly defaultMode: string | null;
   readonly replaying: boolean;
 }) {
+  const eligible = promotable(task);
+  // A promotion changes the winner after the stream's `iteration.finished`: the view says so.
+  const promotionOf = (index: number): { winner: string | null; promotion: Promotion } | null => {
+    const stored = task.iterations.find((it) => it.index === index);
+    return stored?.promotion == null
+      ? null
+      : { winner: stored.winner, promotion: stored.promotion };
+  };
   const modeOf = (index: number, name: string): string =>
     task.iterations.find((it) => it.index === index)?.hypotheses.find((h) => h.name === name)
       ?.mode ??
@@ -73,24 +112,39 @@ export function HypothesesTable({
               </tr>
             </tbody>
           ) : null}
-          {iterations.map((iteration) => (
-            <tbody key={iteration.index}>
-              <tr className="group">
-                <th scope="rowgroup" colSpan={columns.length}>
-                  Iteration {iteration.index}
-                  {iteration.winner === null ? null : ` · winner ${iteration.winner}`}
-                </th>
-              </tr>
-              {iteration.hypotheses.map((row) => (
-                <Row
-                  key={row.name}
-                  row={row}
-                  winner={row.name === iteration.winner}
-                  mode={modeOf(iteration.index, row.name)}
-                />
-              ))}
-            </tbody>
-          ))}
+          {iterations.map((iteration) => {
+            const promoted = promotionOf(iteration.index);
+            const winner = promoted?.winner ?? iteration.winner;
+            return (
+              <tbody key={iteration.index}>
+                <tr className="group">
+                  <th scope="rowgroup" colSpan={columns.length}>
+                    Iteration {iteration.index}
+                    {winner === null ? null : ` · winner ${winner}`}
+                    {promoted === null
+                      ? null
+                      : ` (promoted over ${promoted.promotion.passedOver} by ${promoted.promotion.by})`}
+                  </th>
+                </tr>
+                {iteration.hypotheses.map((row) => (
+                  <Row
+                    key={row.name}
+                    row={row}
+                    winner={row.name === winner}
+                    mode={modeOf(iteration.index, row.name)}
+                    promotion={promoted?.promotion ?? null}
+                    promote={
+                      eligible !== null &&
+                      eligible.index === iteration.index &&
+                      eligible.names.has(row.name) ? (
+                        <PromoteForm taskId={task.id} name={row.name} />
+                      ) : null
+                    }
+                  />
+                ))}
+              </tbody>
+            );
+          })}
         </table>
       </div>
     </section>
@@ -101,10 +155,16 @@ function Row({
   row,
   winner,
   mode,
+  promotion,
+  promote,
 }: {
   readonly row: HypothesisRow;
   readonly winner: boolean;
   readonly mode: string;
+  /** The iteration's promotion, if a reviewer made one. */
+  readonly promotion: Promotion | null;
+  /** The promote control, on a row a reviewer may promote now. */
+  readonly promote: ReactNode;
 }) {
   const { result } = row;
   const verdict = verdictOf(row);
@@ -114,6 +174,16 @@ function Row({
       <th scope="row">
         {row.name}
         {winner ? <span className="badge">winner</span> : null}
+        {winner && promotion !== null ? <span className="badge promoted">promoted</span> : null}
+        {winner && promotion !== null ? (
+          <p className="promotion-note">
+            Promoted by {promotion.by}: {promotion.reason}
+          </p>
+        ) : null}
+        {promotion?.passedOver === row.name ? (
+          <p className="passed-over">passed over: {promotion.reason}</p>
+        ) : null}
+        {promote}
         {result?.sameTreeAs === undefined ? null : (
           <p className="same-tree">same tree as {result.sameTreeAs}: ran once</p>
         )}
@@ -147,6 +217,71 @@ function Row({
         {result?.error == null ? null : <p className="task-error">{result.error}</p>}
       </td>
     </tr>
+  );
+}
+
+/**
+ * "Promote", then a small form: the reason (kept and audited) and "Promote for review". The
+ * server's refusal (a disqualified run, a task that moved on) is shown as it words it.
+ */
+function PromoteForm({ taskId, name }: { readonly taskId: string; readonly name: string }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const id = useId();
+  const [open, setOpen] = useState(false);
+  const [reason, setReason] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const promote = useMutation(
+    trpc.tasks.promote.mutationOptions({
+      onSuccess: (view: TaskView) => {
+        setError(null);
+        setOpen(false);
+        setReason('');
+        queryClient.setQueryData(trpc.tasks.get.queryKey({ taskId }), view);
+      },
+      onError: (failure: unknown) => setError(errorInfo(failure).message),
+    }),
+  );
+  if (!open) {
+    return (
+      <button type="button" className="promote-open" onClick={() => setOpen(true)}>
+        Promote<span className="visually-hidden"> {name}</span>
+      </button>
+    );
+  }
+  return (
+    <form
+      className="promote-form"
+      aria-label={`Promote ${name} for review`}
+      onSubmit={(event) => {
+        event.preventDefault();
+        promote.mutate({ taskId, hypothesis: name, reason });
+      }}
+    >
+      <label htmlFor={`${id}-reason`}>Reason</label>
+      <textarea
+        id={`${id}-reason`}
+        value={reason}
+        maxLength={2000}
+        required
+        rows={3}
+        placeholder={`Why ${name} should be reviewed instead of the ranked winner`}
+        onChange={(event) => setReason(event.target.value)}
+      />
+      <div className="promote-actions">
+        <button type="submit" disabled={promote.isPending || reason.trim() === ''}>
+          {promote.isPending ? 'Promoting…' : 'Promote for review'}
+        </button>
+        <button type="button" onClick={() => setOpen(false)} disabled={promote.isPending}>
+          Cancel
+        </button>
+      </div>
+      {error === null ? null : (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      )}
+    </form>
   );
 }
 

@@ -308,37 +308,50 @@ export class PrismaTaskStore implements TaskLoopStore {
     artifact: ReviewArtifact,
     evidence: { readonly partial: boolean; readonly stillFailing: readonly string[] },
   ): Promise<void> {
-    await this.transact(taskId, async (tx, emit) => {
-      // The reviewers' threads move to the same code in the new diff (or become outdated).
-      await moveThreads(tx, taskId, artifact.sha256, artifact.bytes.toString('utf8'));
-      await tx.diff.upsert({
-        where: { sha256: artifact.sha256 },
-        create: {
-          sha256: artifact.sha256,
-          bytes: new Uint8Array(artifact.bytes),
-          flags: json(artifact.flags),
-          size: artifact.bytes.length,
-        },
-        update: {},
-      });
-      await emit(
-        {
-          type: 'review.ready',
-          diffSha256: artifact.sha256,
-          flags: artifact.flags,
-          size: artifact.bytes.length,
-          partial: evidence.partial,
-          stillFailing: evidence.stillFailing,
-        },
-        // A request to send to review now is answered by this review.
-        {
-          reviewPartial: evidence.partial,
-          stillFailing: evidence.stillFailing,
-          reviewNowRequestedBy: null,
-        },
-      );
-    });
+    await this.transact(taskId, (tx, emit) => writeReview(tx, emit, taskId, artifact, evidence));
   }
+}
+
+/**
+ * Puts `artifact` up for review inside a transaction: the reviewers' threads move onto it, its
+ * bytes are stored by hash, and `review.ready` announces it (clearing any approval). The loop's
+ * reviews and a reviewer's promotion of a runner-up (promote-hypothesis.ts) both come here.
+ */
+export async function writeReview(
+  tx: Tx,
+  emit: (event: TaskEvent, changes?: TaskChanges) => Promise<void>,
+  taskId: string,
+  artifact: ReviewArtifact,
+  evidence: { readonly partial: boolean; readonly stillFailing: readonly string[] },
+): Promise<void> {
+  // The reviewers' threads move to the same code in the new diff (or become outdated).
+  await moveThreads(tx, taskId, artifact.sha256, artifact.bytes.toString('utf8'));
+  await tx.diff.upsert({
+    where: { sha256: artifact.sha256 },
+    create: {
+      sha256: artifact.sha256,
+      bytes: new Uint8Array(artifact.bytes),
+      flags: json(artifact.flags),
+      size: artifact.bytes.length,
+    },
+    update: {},
+  });
+  await emit(
+    {
+      type: 'review.ready',
+      diffSha256: artifact.sha256,
+      flags: artifact.flags,
+      size: artifact.bytes.length,
+      partial: evidence.partial,
+      stillFailing: evidence.stillFailing,
+    },
+    // A request to send to review now is answered by this review.
+    {
+      reviewPartial: evidence.partial,
+      stillFailing: evidence.stillFailing,
+      reviewNowRequestedBy: null,
+    },
+  );
 }
 
 /**

@@ -21,6 +21,8 @@ import type {
  */
 
 import type { Actor } from '../auth/actor';
+import type { InterdiffQuery, InterdiffView } from './interdiff-refs';
+import type { PromoteInput } from './promote-input';
 
 // Caller identity belongs to auth; the services' API names it for the transports.
 export type { Actor, Person, Role, Scope } from '../auth/actor';
@@ -199,6 +201,13 @@ export interface TaskServiceApi {
    * newest checkpoint) as known failures. The owner, reviewers and admins; audited.
    */
   acceptKnownFailures(taskId: string, ids: readonly string[], actor: Actor): Promise<TaskView>;
+  /**
+   * A reviewer puts a passing runner-up of the newest iteration up for review in the ranked
+   * winner's place, for a reason (1–2000 characters, kept and audited): a new diff and SHA-256.
+   */
+  promote(taskId: string, input: PromoteInput, actor: Actor): Promise<TaskView>;
+  /** The unified diff between the trees two refs of the task name, and the files either touches. */
+  interdiff(taskId: string, query: InterdiffQuery, actor: Actor): Promise<InterdiffView>;
   /**
    * Gives up on the task's fix: a running task is cancelled; a task under review (or approved)
    * has its worktree reset to the baseline and ends cancelled.

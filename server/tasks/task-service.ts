@@ -7,11 +7,15 @@ import { acceptKnownFailures } from './accept-known-failures';
 import { cancelTask } from './cancel-task';
 import { createTask } from './create-task';
 import { getTask } from './get-task';
+import { interdiff } from './interdiff';
+import type { InterdiffQuery } from './interdiff-refs';
 import { listTasks } from './list-tasks';
 import { parseListTasksQuery, type ListTasksQueryInput } from './list-tasks-query';
 import { milestone } from './milestone-service';
 import type { PrismaTaskStore } from './prisma-task-store';
 import { getTaskDiff, getTaskPatch, listTaskFiles, readTaskFile } from './read-workspace';
+import { promoteHypothesis } from './promote-hypothesis';
+import type { PromoteInput } from './promote-input';
 import { reopenTask } from './reopen-task';
 import { reviewTask } from './review-task';
 import { rollbackTask } from './rollback-task';
@@ -123,6 +127,14 @@ export class TaskService implements TaskServiceApi {
 
   acceptKnownFailures(taskId: string, ids: readonly string[], actor: Actor) {
     return acceptKnownFailures(this.deps, { taskId, ids, actor });
+  }
+
+  promote(taskId: string, input: PromoteInput, actor: Actor) {
+    return promoteHypothesis(this.deps, { taskId, actor, input });
+  }
+
+  interdiff(taskId: string, query: InterdiffQuery, actor: Actor) {
+    return interdiff(this.deps, { taskId, actor, ...query });
   }
 
   milestone(taskId: string, action: MilestoneAction, actor: Actor) {

@@ -94,6 +94,14 @@ export const iterationViewSchema = z.object({
   winner: z.string().nullable(),
   checkpointSha: z.string().nullable(),
   hypotheses: list(hypothesisViewSchema).describe('best first once ranked'),
+  /** A reviewer put `winner` up for review in place of the ranked winner `passedOver`. */
+  promotion: z
+    .object({ by: z.string(), reason: z.string(), passedOver: z.string() })
+    .nullable()
+    .optional()
+    .describe(
+      'a reviewer promoted `winner` (a passing runner-up) over the ranked winner `passedOver`, for `reason`; absent: the ranked winner stands',
+    ),
 });
 
 export const baselineViewSchema = z.object({

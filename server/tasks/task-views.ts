@@ -118,6 +118,16 @@ export async function loadTaskView(
     status: iterationStatusOf(iteration.status),
     winner: iteration.winner,
     checkpointSha: iteration.checkpointSha,
+    // Only on an iteration whose runner-up a reviewer promoted (absent otherwise).
+    ...(typeof iteration.promotedBy === 'string' && typeof iteration.passedOver === 'string'
+      ? {
+          promotion: {
+            by: iteration.promotedBy,
+            reason: iteration.promotionReason ?? '',
+            passedOver: iteration.passedOver,
+          },
+        }
+      : {}),
     hypotheses: iteration.hypotheses
       .map((h): HypothesisView => {
         const run = h.runs[0];

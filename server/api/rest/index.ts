@@ -15,6 +15,8 @@ export type {
 export { handleSubmitHypotheses } from './hypotheses';
 export { handleInterdiff } from './interdiff';
 export { handlePromote } from './promote';
+export { handleInterdiff } from './interdiff';
+export { handlePromote } from './promote';
 export { handleReopenTask } from './reopen';
 export { handleAcceptKnownFailures, handleSendToReview } from './steer';
 export { handleReview } from './review';

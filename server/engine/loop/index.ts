@@ -63,6 +63,7 @@ export {
   type WorkspaceRestore,
 } from './loop-ports';
 export { baselineProblem, failingIds, remainingFailures } from './run-evidence';
+export { reviewMessage } from './review-message';
 export {
   abandonTask,
   maxIterationsCeiling,

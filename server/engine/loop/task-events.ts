@@ -208,6 +208,20 @@ export type TaskEvent =
     }
   | {
       /**
+       * A reviewer put `hypothesis`, a passing runner-up of the newest iteration, up for review
+       * in place of its winner `passedOver`, for `reason`: its tree is the iteration's checkpoint
+       * now (`checkpointSha`), and the `review.ready` that follows carries its diff.
+       */
+      readonly type: 'review.promoted';
+      readonly iteration: number;
+      readonly hypothesis: string;
+      readonly passedOver: string;
+      readonly reason: string;
+      readonly by: string;
+      readonly checkpointSha: string;
+    }
+  | {
+      /**
        * A person asked to send the newest checkpoint to review without waiting for more
        * hypotheses (its fix is partial): the next step puts it up for review.
        */

@@ -75,7 +75,13 @@ export const transitions: Readonly<Partial<Record<TaskEventType, Transition>>> =
   'iteration.awaiting_hypotheses': { from: ['iterating'], to: 'awaiting_hypotheses' },
   'iteration.running': { from: ['iterating', 'awaiting_hypotheses'], to: 'iterating' },
   // From waiting too: an iteration that got no hypothesis puts the checkpoint it has up again.
-  'review.ready': { from: ['iterating', 'awaiting_hypotheses'], to: 'awaiting_review' },
+  // From under review only after `review.promoted`: a reviewer's runner-up replaces the diff.
+  'review.ready': {
+    from: ['iterating', 'awaiting_hypotheses', 'awaiting_review'],
+    to: 'awaiting_review',
+  },
+  // Only a finished iteration's diff under review (not an approved one: reopen first) is replaced.
+  'review.promoted': { from: ['awaiting_review'], to: 'awaiting_review' },
   // Changes requested: the task waits for the review round's hypotheses, its worktree kept at
   // the checkpoint under review (they build on it).
   'task.changes_requested': { from: ['awaiting_review'], to: 'awaiting_hypotheses' },

@@ -1,6 +1,7 @@
 // The workspace folder's front door: what code outside the engine may import from it.
 export { bundleChain, type BundleHead, type BundleStore, type StoredBundle } from './bundle-store';
 export { createSourceFromArchive } from './create-source';
+export { commitTree, treeWithEdits, type TreeEdit } from './hypothesis-tree';
 export {
   checkpointChain,
   createBundle,
@@ -21,4 +22,5 @@ export {
   type WorkspaceLayout,
 } from './workspace-layout';
 export { trashEmptied } from './worktree-trash';
+export { diffCommits } from './worktree-diff';
 export { diffCommits } from './worktree-diff';

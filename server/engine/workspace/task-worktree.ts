@@ -16,7 +16,8 @@ import {
   type WorkspaceLayout,
 } from './workspace-layout';
 
-const checkpointIdentity = {
+/** Who checkpoints are committed as (the loop's winners and promoted runners-up alike). */
+export const checkpointIdentity = {
   GIT_AUTHOR_NAME: 'Shadowbox',
   GIT_AUTHOR_EMAIL: 'checkpoint@shadowbox.invalid',
   GIT_COMMITTER_NAME: 'Shadowbox',
@@ -25,7 +26,7 @@ const checkpointIdentity = {
 
 // eslint-disable-next-line no-control-regex
 const controlRun = /[\u0000-\u001f\u007f]+/g;
-const cleanLabel = (label: string): string =>
+export const cleanLabel = (label: string): string =>
   label.replace(controlRun, ' ').trim().slice(0, 200) || 'checkpoint';
 
 /**

@@ -4,6 +4,8 @@ import { actorLabel, personOf } from '../../../auth/actor';
 import type { StoredEvent } from '../../../db/event-store';
 import { activeStatuses } from '../../../engine/lifecycle';
 import { checkTaskPurpose } from '../../../tasks/task-title';
+import { formatRef, type InterdiffQuery, type InterdiffView } from '../../../tasks/interdiff-refs';
+import type { PromoteInput } from '../../../tasks/promote-input';
 import { AppError } from '../../../errors/app-error';
 import type { DiffFlags } from '../../../engine/review/diff-flags';
 import type { Hypothesis } from '../../../engine/shadow/hypothesis';
@@ -71,6 +73,8 @@ export class FakeTaskService implements TaskServiceApi {
   readonly rolledBack: { taskId: string; actor: Actor }[] = [];
   readonly reopened: { taskId: string; actor: Actor }[] = [];
   readonly sentToReview: { taskId: string; actor: Actor }[] = [];
+  readonly promoted: { taskId: string; input: PromoteInput; actor: Actor }[] = [];
+  readonly interdiffs: { taskId: string; query: InterdiffQuery; actor: Actor }[] = [];
   readonly acceptedKnown: { taskId: string; ids: readonly string[]; actor: Actor }[] = [];
   /** Who asked, for every read (getTask, listTasks, getDiff, getPatch, listFiles, readFile,
    * taskChanges, events): a transport must hand the service its caller. */
@@ -378,6 +382,26 @@ export class FakeTaskService implements TaskServiceApi {
     }
     this.sentToReview.push({ taskId, actor });
     return Promise.resolve(this.update(task, { reviewNowRequestedBy: 'fake' }));
+  }
+
+  promote(taskId: string, input: PromoteInput, actor: Actor): Promise<TaskView> {
+    const task = this.require(taskId);
+    if (task.view.status !== 'awaiting_review') {
+      throw new AppError(
+        'INVALID_STATE',
+        `task ${taskId} is ${task.view.status}: only a task awaiting review can have a runner-up promoted`,
+      );
+    }
+    this.promoted.push({ taskId, input, actor });
+    return Promise.resolve(this.update(task, {}));
+  }
+
+  /** A diff that names both refs, so a test sees they arrived parsed. */
+  interdiff(taskId: string, query: InterdiffQuery, actor: Actor): Promise<InterdiffView> {
+    this.require(taskId);
+    this.interdiffs.push({ taskId, query, actor });
+    const [a, b] = [formatRef(query.a), formatRef(query.b)];
+    return Promise.resolve({ a, b, diff: `--- ${a}\n+++ ${b}\n`, files: [] });
   }
 
   acceptKnownFailures(taskId: string, ids: readonly string[], actor: Actor): Promise<TaskView> {

@@ -3,8 +3,10 @@ import { cancelTask } from './cancel-task';
 import { createTask } from './create-task';
 import { getDiff } from './get-diff';
 import { getTask } from './get-task';
+import { interdiff } from './interdiff';
 import { listFiles } from './list-files';
 import { listTasks } from './list-tasks';
+import { promote } from './promote';
 import { readFile } from './read-file';
 import { reopenTask } from './reopen-task';
 import { reviewTask } from './review-task';
@@ -25,7 +27,9 @@ export const tasksRouter = router({
   rollback: rollbackTask,
   sendToReview,
   acceptKnownFailures,
+  promote,
   diff: getDiff,
+  interdiff,
   listFiles,
   readFile,
   events: taskEvents,
