@@ -23,7 +23,7 @@ import { hypothesisWithEdits, insertHypothesis, toCandidate } from './hypothesis
 import { loadLoopTask } from './load-loop-task';
 import type { EventNotifier } from './event-notifier';
 import type { TaskEventBus } from './task-event-bus';
-import { json, runColumns, statusOf, storedCases } from './task-rows';
+import { json, keptCasesColumn, runColumns, statusOf, storedCases } from './task-rows';
 
 /**
  * The task loop's persistence on Prisma. Every write commits its rows together with the event
@@ -201,8 +201,11 @@ export class PrismaTaskStore implements TaskLoopStore {
             hypothesisId: hypothesis.id,
             kind: 'hypothesis',
             ...runColumns(record.command, report.mode, result),
-            // The winner's tests are the next iteration's reference; the others' are not needed.
-            ...(result.name === report.winner ? { cases: storedCases(result) } : {}),
+            // The winner's tests are the next iteration's reference; the others' are kept
+            // (bounded) for the compare matrix.
+            ...(result.name === report.winner
+              ? { cases: storedCases(result) }
+              : keptCasesColumn(result)),
           },
         });
       }

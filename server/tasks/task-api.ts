@@ -3,6 +3,7 @@ import type { RunLimits } from '../engine/sandbox';
 import type { Hypothesis } from '../engine/shadow';
 import type { DiffFlags } from '../engine/review';
 import type { StoredEvent } from '../db/event-store';
+import type { CompareCell, CompareMatrix } from './compare';
 import type { ListTasksQueryInput } from './list-tasks-query';
 import type {
   baselineViewSchema,
@@ -213,6 +214,13 @@ export interface TaskServiceApi {
    * has its worktree reset to the baseline and ends cancelled.
    */
   rollback(taskId: string, actor: Actor): Promise<TaskView>;
+  /**
+   * The compare matrix of iteration `iteration` (1-based; NOT_FOUND naming it when the task has
+   * none), or of the whole task when undefined: the baseline, then each hypothesis, test by test.
+   */
+  compare(taskId: string, iteration: number | undefined, actor: Actor): Promise<CompareMatrix>;
+  /** One compare cell's output lines: the test's lines in one of the task's runs. */
+  compareCell(taskId: string, runId: string, test: string, actor: Actor): Promise<CompareCell>;
   /** The workspace's regular files at the newest checkpoint (what a hypothesis edits). */
   listFiles(taskId: string, actor: Actor): Promise<readonly WorkspaceFile[]>;
   /** One file's text at the newest checkpoint; binary and large files are refused. */

@@ -79,6 +79,29 @@ export const storedCases = (run: Pick<RunSummary, 'cases' | 'failing'>): Prisma.
       : (run.failing ?? []).map((id): TestCase => ({ id, status: 'failed' })),
   );
 
+/** The most a hypothesis run's kept tests may take as JSON text (about 12,000 tests). */
+export const maxKeptCasesBytes = 1024 * 1024;
+
+/**
+ * The `cases` column of a hypothesis run that is not its iteration's winner: kept for the compare
+ * matrix. Up to `maxKeptCasesBytes` of JSON, the whole list; beyond it, its failures only (as
+ * `storedCases` writes them, which readers tell apart by count); beyond that, nothing (null, as
+ * runs recorded before every hypothesis run kept its tests). The winner's list is kept whole:
+ * it is the next iteration's reference.
+ */
+export function keptCasesColumn(run: Pick<RunSummary, 'cases' | 'failing'>): {
+  cases?: Prisma.InputJsonValue;
+} {
+  const all = storedCases(run);
+  if (JSON.stringify(all).length <= maxKeptCasesBytes) return { cases: all };
+  const failing =
+    run.cases.length > 0
+      ? run.cases.filter((c) => c.status === 'failed').map((c) => c.id)
+      : (run.failing ?? []);
+  const failures = storedCases({ cases: [], failing });
+  return JSON.stringify(failures).length <= maxKeptCasesBytes ? { cases: failures } : {};
+}
+
 /** `storedCases` back: a complete list is `cases`; a list of failures only is `failing`. */
 function casesOf(
   stored: unknown,

@@ -5,6 +5,7 @@ import type { BundleStore, WorkspaceLayout } from '../engine/workspace';
 import type { Clock } from '../engine/ports';
 import { acceptKnownFailures } from './accept-known-failures';
 import { cancelTask } from './cancel-task';
+import { compareCell, compareTask } from './compare';
 import { createTask } from './create-task';
 import { getTask } from './get-task';
 import { interdiff } from './interdiff';
@@ -143,6 +144,14 @@ export class TaskService implements TaskServiceApi {
 
   rollback(taskId: string, actor: Actor) {
     return rollbackTask(this.deps, { taskId, actor });
+  }
+
+  compare(taskId: string, iteration: number | undefined, actor: Actor) {
+    return compareTask(this.deps, { taskId, iteration, actor });
+  }
+
+  compareCell(taskId: string, runId: string, test: string, actor: Actor) {
+    return compareCell(this.deps, { taskId, runId, test, actor });
   }
 
   async listFiles(taskId: string, actor: Actor) {

@@ -21,10 +21,11 @@ afterEach(async () => {
 });
 
 describe('createMcpServer', () => {
-  it('lists the nine tools, each with input and output schemas, and none that reviews', async () => {
+  it('lists the ten tools, each with input and output schemas, and none that reviews', async () => {
     const client = await connectInMemory(services, agentActor, 'http');
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual([
+      'compare_hypotheses',
       'create_task',
       'get_diff',
       'get_task',

@@ -22,6 +22,7 @@ describe('MCP at /api/mcp with a real runtime and real tokens', () => {
     const client = await server.connect(agentToken);
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual([
+      'compare_hypotheses',
       'create_task',
       'get_diff',
       'get_task',

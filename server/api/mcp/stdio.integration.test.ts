@@ -53,6 +53,7 @@ describe('npx shadowbox mcp (stdio)', () => {
     const { tools } = await client.listTools();
     const names = tools.map((tool) => tool.name);
     expect(names.sort()).toEqual([
+      'compare_hypotheses',
       'create_task',
       'get_diff',
       'get_task',

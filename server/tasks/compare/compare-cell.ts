@@ -29,8 +29,8 @@ export async function compareCell(
   const source =
     found.matchedBy === null
       ? run.outputTail === ''
-        ? 'none captured: the run kept no output'
-        : 'none captured: no line of the output the run kept names this test'
+        ? 'the run kept no output'
+        : 'no line of the output the run kept names this test'
       : `the lines of the output the run kept that name this test${
           found.matchedBy === 'name' ? ' (by its name without its file or class)' : ''
         }, with the lines after them`;

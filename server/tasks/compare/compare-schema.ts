@@ -95,3 +95,15 @@ export const compareCellSchema = z.object({
   truncated: z.boolean(),
 });
 export type CompareCell = z.infer<typeof compareCellSchema>;
+
+/** `?iteration=N` and the tools' `iteration`: 1-based; left out, the whole task. */
+export const iterationNumberSchema = z
+  .int('iteration must be a whole number')
+  .min(1, 'iteration must be 1 or more')
+  .max(1_000_000, 'iteration is too large');
+
+/** A run of the task (a column's `runId`); runs ids are cuids, as task ids are. */
+export const runIdSchema = z.string().regex(/^[a-z0-9]{20,40}$/, 'not a run id');
+
+/** A test id as a column names it (ids are the runners' own; long parametrised ones exist). */
+export const testIdSchema = z.string().min(1, 'give a test id').max(4096, 'test id is too long');

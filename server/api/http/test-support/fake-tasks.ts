@@ -22,6 +22,7 @@ import type {
   TaskView,
   WorkspaceFile,
 } from '../../../tasks/task-api';
+import type { CompareCell, CompareMatrix } from '../../../tasks/compare';
 import {
   decodeCursor,
   parseListTasksQuery,
@@ -426,6 +427,30 @@ export class FakeTaskService implements TaskServiceApi {
     const task = this.require(taskId);
     this.rolledBack.push({ taskId, actor });
     return Promise.resolve(this.update(task, { status: 'cancelled' }));
+  }
+
+  /** What `compare` answers per task; without one, an empty matrix of the task's iterations. */
+  readonly matrices = new Map<string, CompareMatrix>();
+
+  compare(taskId: string, iteration: number | undefined, actor: Actor): Promise<CompareMatrix> {
+    this.readers.push({ method: 'compare', taskId, actor });
+    const task = this.require(taskId);
+    const iterations = task.view.iterations.length;
+    if (iteration !== undefined && iteration > iterations) {
+      return Promise.reject(
+        new AppError('NOT_FOUND', `task ${taskId} has no iteration ${iteration}`),
+      );
+    }
+    const matrix = this.matrices.get(taskId);
+    return Promise.resolve(
+      matrix ?? { taskId, iteration: iteration ?? null, iterations, columns: [], rows: [] },
+    );
+  }
+
+  compareCell(taskId: string, runId: string, test: string, actor: Actor): Promise<CompareCell> {
+    this.readers.push({ method: 'compareCell', taskId, actor });
+    this.require(taskId);
+    return Promise.resolve({ runId, test, lines: [], source: 'none captured', truncated: false });
   }
 
   listFiles(taskId: string, actor: Actor): Promise<readonly WorkspaceFile[]> {

@@ -1,4 +1,5 @@
 import type { McpTool } from '../define-tool';
+import { compareHypothesesTool } from './compare-hypotheses';
 import { createTaskTool } from './create-task';
 import { getDiffTool } from './get-diff';
 import { getTaskTool } from './get-task';
@@ -19,6 +20,7 @@ export const mcpTools: readonly McpTool[] = [
   submitHypothesesTool,
   getTaskTool,
   getDiffTool,
+  compareHypothesesTool,
   milestoneTool,
   listThreadsTool,
   replyToThreadTool,

@@ -1,5 +1,6 @@
 import { router } from '../../trpc';
 import { cancelTask } from './cancel-task';
+import { compare, compareCell } from './compare';
 import { createTask } from './create-task';
 import { getDiff } from './get-diff';
 import { getTask } from './get-task';
@@ -29,6 +30,8 @@ export const tasksRouter = router({
   acceptKnownFailures,
   promote,
   diff: getDiff,
+  compare,
+  compareCell,
   interdiff,
   listFiles,
   readFile,
