@@ -44,6 +44,8 @@ export interface Env {
   sandboxMode: 'auto' | 'overlay' | 'inplace';
   /** SHADOWBOX_EGRESS_ALLOW as given: adds to (`+host`) or replaces the setup allowlist. */
   egressAllow: string | undefined;
+  /** SHADOWBOX_GIT_ALLOW as given: the team's own forges a Git URL may name (see parseGitAllow). */
+  gitAllow: string | undefined;
   /** How long a task's whole setup may take. */
   setupTimeoutMs: number;
   /** What this process does: serve the app (`web`), run tasks (`worker`), or both (`all`). */
@@ -122,6 +124,7 @@ const schema = z.object({
   SHADOWBOX_HARD_MAX_DISK_MB: optional.pipe(positiveInteger(1, 16_777_216).optional()),
   SHADOWBOX_HARD_MAX_INODES: optional.pipe(positiveInteger(100, 1_000_000_000).optional()),
   SHADOWBOX_EGRESS_ALLOW: optional,
+  SHADOWBOX_GIT_ALLOW: optional,
   SHADOWBOX_SETUP_TIMEOUT_SECS: optional.pipe(positiveInteger(1, 86_400).optional()),
   SHADOWBOX_AUTH_SECRET: optional.pipe(
     z
@@ -223,6 +226,7 @@ export function loadEnv(source: EnvSource = process.env, cwd: string = process.c
     SHADOWBOX_MODE: source.SHADOWBOX_MODE,
     SHADOWBOX_SANDBOX_RO_PATHS: source.SHADOWBOX_SANDBOX_RO_PATHS,
     SHADOWBOX_EGRESS_ALLOW: source.SHADOWBOX_EGRESS_ALLOW,
+    SHADOWBOX_GIT_ALLOW: source.SHADOWBOX_GIT_ALLOW,
     SHADOWBOX_SETUP_TIMEOUT_SECS: source.SHADOWBOX_SETUP_TIMEOUT_SECS,
     SHADOWBOX_AUTH_SECRET: source.SHADOWBOX_AUTH_SECRET,
     SHADOWBOX_REQUIRE_SECOND_REVIEWER: source.SHADOWBOX_REQUIRE_SECOND_REVIEWER,
@@ -263,6 +267,7 @@ export function loadEnv(source: EnvSource = process.env, cwd: string = process.c
     sandboxReadOnlyPaths: values.SHADOWBOX_SANDBOX_RO_PATHS ?? [],
     sandboxMode: values.SHADOWBOX_MODE ?? 'auto',
     egressAllow: values.SHADOWBOX_EGRESS_ALLOW,
+    gitAllow: values.SHADOWBOX_GIT_ALLOW,
     setupTimeoutMs: (values.SHADOWBOX_SETUP_TIMEOUT_SECS ?? 15 * 60) * 1000,
     authSecret: values.SHADOWBOX_AUTH_SECRET,
     requireSecondReviewer: values.SHADOWBOX_REQUIRE_SECOND_REVIEWER === '1',

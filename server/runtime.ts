@@ -4,7 +4,12 @@ import { browserOrigins } from './api/browser-origin';
 import { createAccounts, loadAuthSecret, type Accounts } from './auth';
 import { createDb, type Db } from './db/client';
 import { migrateDatabase } from './db/migrate';
-import { defaultGitUrlPolicy, defaultIntakeCaps } from './engine/intake';
+import {
+  defaultGitUrlPolicy,
+  defaultIntakeCaps,
+  GitUrlPolicy,
+  parseGitAllow,
+} from './engine/intake';
 import {
   createExternalFixer,
   createGitWorkspaces,
@@ -162,6 +167,9 @@ export async function createRuntime(
   // A malformed allowlist refuses to start the server, naming the entry; the defaults (npm's
   // configured registry) are read on the first setup.
   parseEgressAllow(env.egressAllow, { entries: [] });
+  // The team's own forges, beyond public https (same grammar; a malformed entry refuses to start).
+  const forges = parseGitAllow(env.gitAllow);
+  const gitPolicy = forges.length === 0 ? defaultGitUrlPolicy : new GitUrlPolicy({ forges });
   let allowlist: Promise<EgressAllowlist> | undefined;
   const setup = createTaskSetup({
     host: shadows.sandboxHost,
@@ -185,6 +193,8 @@ export async function createRuntime(
     store,
     workspaces: createGitWorkspaces({
       layout,
+      // The same policy as creation: a forge admitted there is cloned here.
+      gitPolicy,
       ...(shared.bundles === undefined ? {} : { bundles: shared.bundles }),
     }),
     shadows,
@@ -227,7 +237,7 @@ export async function createRuntime(
     bus,
     layout,
     ...(shared.bundles === undefined ? {} : { bundles: shared.bundles }),
-    gitPolicy: defaultGitUrlPolicy,
+    gitPolicy,
     clock: systemClock,
     llmAvailable: llm !== null,
     ...(llm === null ? {} : { defaultTaskTokenBudget: llm.defaultTaskTokenBudget }),

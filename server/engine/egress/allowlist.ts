@@ -36,24 +36,33 @@ export interface EgressAllowlist {
 export const egressAllowVariable = 'SHADOWBOX_EGRESS_ALLOW';
 
 const localFlag = '=local';
+
+type Refuse = (entry: string, why: string) => AppError;
 const label = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 // A last label of digits or hex would make the resolver read the name as an address (`127.1`).
 const numericLabel = /^(?:\d+|0x[0-9a-f]*)$/;
 const neverReachable = new Set(['unspecified', 'multicast', 'broadcast']);
 
-const refuse = (entry: string, why: string): AppError =>
-  new AppError('INVALID_ARGUMENT', `${egressAllowVariable}: entry '${entry}' ${why}`, {
-    details: { entry },
-  });
+const refuseIn =
+  (variable: string) =>
+  (entry: string, why: string): AppError =>
+    new AppError('INVALID_ARGUMENT', `${variable}: entry '${entry}' ${why}`, {
+      details: { entry },
+    });
+const refuse = refuseIn(egressAllowVariable);
 
-function parsePort(entry: string, text: string): number {
+function parsePort(entry: string, text: string, refuse: Refuse): number {
   if (!/^\d{1,5}$/.test(text) || Number(text) < 1 || Number(text) > 65_535) {
     throw refuse(entry, `has port '${text}', not a whole number from 1 to 65535`);
   }
   return Number(text);
 }
 
-function parseHost(entry: string, text: string): { host: string; ipLiteral: boolean } {
+function parseHost(
+  entry: string,
+  text: string,
+  refuse: Refuse,
+): { host: string; ipLiteral: boolean } {
   if (net.isIP(text) !== 0) {
     const range = ipaddr.process(text).range();
     if (neverReachable.has(range)) {
@@ -83,7 +92,11 @@ function parseHost(entry: string, text: string): { host: string; ipLiteral: bool
  * One entry: `[http://|https://]host[:port][=local]`, where host is a DNS name, a dotted IPv4
  * address or a bracketed IPv6 address. The port defaults to 443, or 80 after `http://`.
  */
-export function parseEgressEntry(entry: string): EgressAllowEntry {
+export function parseEgressEntry(
+  entry: string,
+  variable: string = egressAllowVariable,
+): EgressAllowEntry {
+  const refuse = refuseIn(variable);
   if (/[?#\\\s]/.test(entry)) throw refuse(entry, 'has a path, query or space: name a host');
   let text = entry;
   const local = text.endsWith(localFlag);
@@ -112,9 +125,10 @@ export function parseEgressEntry(entry: string): EgressAllowEntry {
     [hostText = '', portText] = parts;
   }
   if (hostText === '') throw refuse(entry, 'has no host');
-  const { host, ipLiteral } = parseHost(entry, hostText);
+  const { host, ipLiteral } = parseHost(entry, hostText, refuse);
   const plainScheme = scheme?.[1]?.toLowerCase() === 'http';
-  const port = portText === undefined ? (plainScheme ? 80 : 443) : parsePort(entry, portText);
+  const port =
+    portText === undefined ? (plainScheme ? 80 : 443) : parsePort(entry, portText, refuse);
   return { host, port, ipLiteral, plainHttp: plainScheme || ipLiteral, local: local || ipLiteral };
 }
 

@@ -1,5 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import ipaddr from 'ipaddr.js';
+import { localAddressProblem, type EgressAllowEntry } from '../egress';
+import { gitAllowVariable } from './git-allow';
 import { asRejectedResult, reject, type IntakeResult } from './intake-result';
 
 export interface ResolvedAddress {
@@ -22,6 +24,12 @@ export interface GitUrlPolicyOptions {
    * exported default policy (`defaultGitUrlPolicy`) never sets it.
    */
   readonly testOnlyAllowLoopback?: boolean;
+  /**
+   * The team's own forges (`SHADOWBOX_GIT_ALLOW`, see `parseGitAllow`): a URL naming one of these
+   * hosts on its port may use plain HTTP (`http://` entries) and resolve to a private address
+   * (`=local` entries). Every other URL gets the public https policy.
+   */
+  readonly forges?: readonly EgressAllowEntry[];
 }
 
 /** A URL that passed the policy, with the address git must connect to. */
@@ -43,10 +51,12 @@ const hostLabel = /^[a-z0-9-]+$/;
 export class GitUrlPolicy {
   readonly #resolver: HostResolver;
   readonly #loopbackForTests: boolean;
+  readonly #forges: readonly EgressAllowEntry[];
 
   constructor(options: GitUrlPolicyOptions = {}) {
     this.#resolver = options.resolver ?? systemResolver;
     this.#loopbackForTests = options.testOnlyAllowLoopback === true;
+    this.#forges = options.forges ?? [];
   }
 
   get allowsPlainHttpForTests(): boolean {
@@ -71,9 +81,17 @@ export class GitUrlPolicy {
     }
     const url = URL.parse(raw);
     if (url === null) throw reject('URL_INVALID', 'not a valid absolute URL');
-    const httpAllowed = this.#loopbackForTests && url.protocol === 'http:';
+    const port = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
+    const literal = url.hostname.replace(/^\[(.*)\]$/, '$1');
+    const isLiteral = ipaddr.isValid(literal);
+    const forge = this.forgeOf(isLiteral ? ipaddr.parse(literal).toString() : url.hostname, port);
+    const httpAllowed =
+      url.protocol === 'http:' && (this.#loopbackForTests || forge?.plainHttp === true);
     if (url.protocol !== 'https:' && !httpAllowed) {
-      throw reject('URL_SCHEME', `only https URLs are accepted, not ${url.protocol}`);
+      throw reject(
+        'URL_SCHEME',
+        `only https URLs are accepted, not ${url.protocol}${forge === null ? '' : ` (${gitAllowVariable} admits ${url.hostname} over https only)`}`,
+      );
     }
     const authority = raw.slice(url.protocol.length + 2).split(/[/?#]/, 1)[0] ?? '';
     if (url.username !== '' || url.password !== '' || authority.includes('@')) {
@@ -82,14 +100,11 @@ export class GitUrlPolicy {
     if (url.search !== '' || url.hash !== '' || raw.includes('?') || raw.includes('#')) {
       throw reject('URL_QUERY_OR_FRAGMENT', 'query strings and fragments are not accepted');
     }
-    if (url.port !== '' && !this.#loopbackForTests) {
+    if (url.port !== '' && !this.#loopbackForTests && forge === null) {
       throw reject('URL_PORT', 'only the default https port 443 is accepted');
     }
-    const port = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
-    const literal = url.hostname.replace(/^\[(.*)\]$/, '$1');
-    const isLiteral = ipaddr.isValid(literal);
     const addresses = isLiteral ? [literal] : await this.resolve(url.hostname);
-    for (const address of addresses) this.assertPublic(address);
+    for (const address of addresses) this.assertReachable(address, forge);
     const [address] = addresses;
     if (address === undefined) throw reject('URL_RESOLVE_FAILED', `${url.hostname} has no address`);
     const pinned = address.includes(':') ? `[${address}]` : address;
@@ -117,12 +132,30 @@ export class GitUrlPolicy {
     return found.map((entry) => entry.address);
   }
 
-  /** Every address must be plain public unicast; one private answer fails the whole name. */
-  private assertPublic(address: string): void {
+  /** The forge entry naming this host on this port, if an operator listed one. */
+  private forgeOf(host: string, port: number): EgressAllowEntry | null {
+    const name = host.toLowerCase().replace(/\.$/, '');
+    return this.#forges.find((entry) => entry.host === name && entry.port === port) ?? null;
+  }
+
+  /**
+   * Every address must be plain public unicast, or, for a forge marked `=local`, a private one
+   * (never loopback, link-local or a metadata service: see local-ranges.ts); one address that
+   * fails fails the whole name.
+   */
+  private assertReachable(address: string, forge: EgressAllowEntry | null): void {
     if (!ipaddr.isValid(address)) throw reject('URL_INVALID', `not an IP address: ${address}`);
-    const range = ipaddr.process(address).range();
+    const ip = ipaddr.process(address);
+    const range = ip.range();
     if (range === 'unicast' || (this.#loopbackForTests && range === 'loopback')) return;
-    throw reject('URL_PRIVATE_ADDRESS', `address ${address} is not public (${range})`, {
+    if (forge?.local === true && localAddressProblem(ip) === null) return;
+    const hint =
+      forge === null
+        ? ''
+        : forge.local
+          ? ` (${gitAllowVariable}'s =local admits private addresses only)`
+          : ` (mark the ${gitAllowVariable} entry =local to admit a private address)`;
+    throw reject('URL_PRIVATE_ADDRESS', `address ${address} is not public (${range})${hint}`, {
       address,
       range,
     });
