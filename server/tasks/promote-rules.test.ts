@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { taskStatuses } from '../engine/lifecycle';
+import { canApply, taskStatuses } from '../engine/lifecycle';
+import { initialTaskState, reduceTask } from '../engine/loop';
 import { parsePromoteInput } from './promote-input';
 import {
   checkPromotableHypothesis,
@@ -107,5 +108,38 @@ describe('parsePromoteInput', () => {
     expect(parsePromoteInput({ hypothesis: 'long', reason: 'x'.repeat(2000) }).reason).toHaveLength(
       2000,
     );
+  });
+});
+
+describe('the lifecycle of a promotion', () => {
+  it('takes review.promoted only under review, then the new review.ready, which clears an approval', () => {
+    expect(taskStatuses.filter((status) => canApply(status, 'review.promoted'))).toEqual([
+      'awaiting_review',
+    ]);
+    const state = { ...initialTaskState, status: 'awaiting_review' as const, diffSha256: 'old' };
+    const promoted = reduceTask(state, {
+      type: 'review.promoted',
+      iteration: 1,
+      hypothesis: 'long',
+      passedOver: 'small',
+      reason: 'clearer',
+      by: 'rita',
+      checkpointSha: 'c'.repeat(40),
+    });
+    expect(promoted).toBe(state);
+    const ready = reduceTask(
+      { ...promoted, approvedDiffSha256: 'old' },
+      {
+        type: 'review.ready',
+        diffSha256: 'new',
+        flags: {} as never,
+        size: 1,
+      },
+    );
+    expect(ready).toMatchObject({
+      status: 'awaiting_review',
+      diffSha256: 'new',
+      approvedDiffSha256: null,
+    });
   });
 });
