@@ -59,7 +59,8 @@ const sortColumns: Record<ListSort, Prisma.Sql> = {
 export const likeContains = (text: string): string =>
   `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-function pageSql(
+/** The page's ids in SQL (exported for the bench, which times it alone and EXPLAINs it). */
+export function pageSql(
   query: ListTasksQuery,
   actor: Actor,
   after: { readonly at: Date; readonly id: string } | null,
