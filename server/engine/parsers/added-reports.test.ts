@@ -47,7 +47,7 @@ describe('reports of reporters Shadowbox adds', () => {
       { id: 'test/a.test.js › math › adds', status: 'failed' },
       { id: 'test/a.test.js › top', status: 'passed' },
       { id: 'test/a.test.js › later', status: 'skipped' },
-      { id: 'test/b.test.js', status: 'failed' },
+      { id: 'test/b.test.js', status: 'failed', output: ['SyntaxError'] },
     ]);
     expect(parseJsJsonReport(report, 'vitest', '/ws').tests[0]?.id).toBe(
       'test/a.test.js > math > adds',

@@ -10,6 +10,7 @@
 // named by its file, as both consoles count it.
 import path from 'node:path';
 import { uniqueTests } from './test-list';
+import { OutputBudget } from './test-output';
 import { fromTests, unparsed, type TestCase, type TestCounts, type TestStatus } from './types';
 
 const separators = { jest: ' › ', vitest: ' > ' } as const;
@@ -25,6 +26,7 @@ interface Assertion {
   readonly ancestorTitles?: unknown;
   readonly title?: unknown;
   readonly status?: unknown;
+  readonly failureMessages?: unknown;
 }
 
 const statusOf = (status: unknown): TestStatus =>
@@ -49,6 +51,12 @@ export function parseJsJsonReport(
   const files = (report as { testResults?: unknown }).testResults;
   if (!Array.isArray(files)) return unparsed();
   const tests: TestCase[] = [];
+  const budget = new OutputBudget();
+  /** A failed test with the report's failure text as its output, while the budget lasts. */
+  const withOutput = (test: TestCase, text: string): TestCase => {
+    const output = budget.take(text);
+    return output === undefined ? test : { ...test, output };
+  };
   for (const file of files as FileResult[]) {
     const absolute = typeof file.name === 'string' ? file.name : '';
     const relative = path.isAbsolute(absolute) ? path.relative(base, absolute) : absolute;
@@ -58,14 +66,19 @@ export function parseJsJsonReport(
     if (assertions.length === 0) {
       const message = typeof file.message === 'string' ? file.message : '';
       if (file.status === 'failed' && message.trim() !== '') {
-        tests.push({ id: relative, status: 'failed' });
+        tests.push(withOutput({ id: relative, status: 'failed' }, message));
       }
       continue;
     }
     for (const a of assertions) {
       const title = typeof a.title === 'string' ? a.title : '';
       const id = [relative, ...strings(a.ancestorTitles), title].join(separators[runner]);
-      tests.push({ id, status: statusOf(a.status) });
+      const status = statusOf(a.status);
+      tests.push(
+        status === 'failed'
+          ? withOutput({ id, status }, strings(a.failureMessages).join('\n'))
+          : { id, status },
+      );
     }
   }
   return fromTests(uniqueTests(tests));

@@ -29,7 +29,7 @@ export function uniqueTests(tests: readonly TestCase[]): TestCase[] {
     } while (used.has(id) || taken.has(id));
     seen.set(test.id, n);
     used.add(id);
-    result.push({ id, status: test.status });
+    result.push({ ...test, id });
   }
   return result;
 }

@@ -5,6 +5,11 @@ export type TestStatus = 'passed' | 'failed' | 'skipped';
 export interface TestCase {
   readonly id: string;
   readonly status: TestStatus;
+  /**
+   * A failed test's own output where the runner's report keeps it (jest's and vitest's JSON
+   * `failureMessages`), bounded (test-output.ts); absent otherwise. The compare matrix shows it.
+   */
+  readonly output?: readonly string[];
 }
 
 /** What a parser makes of one run's output. `parsed: false` means the counts are meaningless zeros. */

@@ -55,7 +55,17 @@ describe('compareTask', () => {
           { name: 'no-build', run: { buildFailed: true } },
           { name: 'counts', run: { totals: { passed: 3, failed: 0, skipped: 1 } } },
         ],
-        [{ name: 'second', run: { cases: [{ id: 't::a', status: 'passed' }] } }],
+        [
+          {
+            name: 'second',
+            run: {
+              cases: [
+                { id: 't::a', status: 'passed' },
+                { id: 't::e', status: 'failed', output: ['Expected: 4', 'Received: 3'] },
+              ],
+            },
+          },
+        ],
       ],
     });
   }, 120_000);
@@ -154,6 +164,15 @@ describe('compareTask', () => {
     const runId = matrix.columns[0]?.runId ?? '';
     const cell = await compareCell(database, { taskId, runId, test: 't::a', actor: cliActor });
     expect(cell.lines).toEqual(['FAILED t::a - AssertionError']);
+    const whole = await compareTask(database, { taskId, iteration: undefined, actor: cliActor });
+    const own = await compareCell(database, {
+      taskId,
+      runId: whole.columns.at(-1)?.runId ?? '',
+      test: 't::e',
+      actor: cliActor,
+    });
+    expect(own).toMatchObject({ lines: ['Expected: 4', 'Received: 3'], truncated: false });
+    expect(own.source).toMatch(/report/);
     await expect(
       compareCell(database, { taskId, runId: 'nope', test: 't::a', actor: cliActor }),
     ).rejects.toMatchObject({ code: 'NOT_FOUND' });
