@@ -152,6 +152,27 @@ describe('compareTask', () => {
     ).rejects.toMatchObject({ code: 'NOT_FOUND', message: `task ${taskId} has no iteration 7` });
   });
 
+  it('says which hypothesis a reviewer promoted and which ranked winner was passed over', async () => {
+    const { id } = await database.db.iteration.findFirstOrThrow({ where: { taskId, index: 1 } });
+    await database.db.iteration.update({
+      where: { id },
+      data: { promotedBy: 'rita', promotionReason: 'smaller change', passedOver: 'fix-a' },
+    });
+    await database.db.hypothesis.updateMany({
+      where: { iterationId: id, name: 'fix-a' },
+      data: { verdict: 'passed' },
+    });
+    await database.db.hypothesis.updateMany({
+      where: { iterationId: id, name: 'breaks-b' },
+      data: { verdict: 'winner' },
+    });
+    const matrix = await compareTask(database, { taskId, iteration: 1, actor: cliActor });
+    expect(matrix.columns.slice(1, 3).map((c) => [c.name, c.winner, c.note])).toEqual([
+      ['fix-a', false, 'ranked first, passed over by rita: smaller change'],
+      ['breaks-b', true, expect.stringMatching(/^promoted over fix-a by rita: smaller change/)],
+    ]);
+  });
+
   it("hides another person's task as NOT_FOUND", async () => {
     const mallory = await userIn(database.db, 'mallory', 'author');
     await expect(

@@ -58,6 +58,9 @@ export async function compareTask(
       orderBy: { index: 'asc' },
       select: {
         index: true,
+        promotedBy: true,
+        promotionReason: true,
+        passedOver: true,
         hypotheses: {
           orderBy: { createdAt: 'asc' },
           select: {
@@ -87,7 +90,12 @@ export async function compareTask(
   const hypotheses = iterations.flatMap((it) =>
     [...it.hypotheses]
       .sort((a, b) => (a.rank ?? Number.MAX_SAFE_INTEGER) - (b.rank ?? Number.MAX_SAFE_INTEGER))
-      .map((h) => ({ ...h, iteration: it.index, run: h.runs[0] ?? null })),
+      .map((h) => ({
+        ...h,
+        iteration: it.index,
+        run: h.runs[0] ?? null,
+        promotion: promotionNote(it, h),
+      })),
   );
   // Only runs recorded before every hypothesis run kept its tests need their references.
   const references = hypotheses.some((h) => h.run !== null && h.run.cases === null)
@@ -100,6 +108,7 @@ export async function compareTask(
     const read = readColumn(run, run === null ? null : referenceOf(references, run, h.iteration));
     const delta = (run?.tests ?? null) as TestDelta | null;
     const notes = [
+      h.promotion,
       h.sameTreeAs === null ? null : `the same tree as ${h.sameTreeAs}: it ran once`,
       run === null ? (h.error ?? (h.verdict === 'pending' ? 'waiting to run' : null)) : null,
       read.note,
@@ -128,6 +137,25 @@ export async function compareTask(
     });
   }
   return { taskId, iteration: iteration ?? null, iterations: count, ...buildMatrix(columns) };
+}
+
+/**
+ * What a reviewer's promotion of a runner-up says of this hypothesis: the promoted one is the
+ * winner now, the ranked winner was passed over (promote-hypothesis.ts); null for the others.
+ */
+function promotionNote(
+  iteration: {
+    promotedBy: string | null;
+    promotionReason: string | null;
+    passedOver: string | null;
+  },
+  hypothesis: { name: string; verdict: string },
+): string | null {
+  if (iteration.promotedBy === null || iteration.passedOver === null) return null;
+  const why = `by ${iteration.promotedBy}: ${iteration.promotionReason ?? ''}`.slice(0, 240);
+  if (hypothesis.name === iteration.passedOver) return `ranked first, passed over ${why}`;
+  if (hypothesis.verdict === 'winner') return `promoted over ${iteration.passedOver} ${why}`;
+  return null;
 }
 
 const totalsOf = (run: RunRow | null) =>
