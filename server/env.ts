@@ -52,6 +52,8 @@ export interface Env {
   role: ProcessRole;
   /** Signs session cookies (SHADOWBOX_AUTH_SECRET; else kept in the data directory). */
   authSecret: string | undefined;
+  /** Seals remotes' credentials (SHADOWBOX_SECRETS_KEY; else kept in the data directory). */
+  secretsKey: string | undefined;
   /** SHADOWBOX_REQUIRE_SECOND_REVIEWER=1: nobody approves a diff whose winner they submitted. */
   requireSecondReviewer: boolean;
   /** SHADOWBOX_MAX_REVIEW_ROUNDS: how many times reviewers may request changes on one task. */
@@ -126,6 +128,7 @@ const schema = z.object({
   SHADOWBOX_EGRESS_ALLOW: optional,
   SHADOWBOX_GIT_ALLOW: optional,
   SHADOWBOX_SETUP_TIMEOUT_SECS: optional.pipe(positiveInteger(1, 86_400).optional()),
+  SHADOWBOX_SECRETS_KEY: optional,
   SHADOWBOX_AUTH_SECRET: optional.pipe(
     z
       .string()
@@ -229,6 +232,7 @@ export function loadEnv(source: EnvSource = process.env, cwd: string = process.c
     SHADOWBOX_GIT_ALLOW: source.SHADOWBOX_GIT_ALLOW,
     SHADOWBOX_SETUP_TIMEOUT_SECS: source.SHADOWBOX_SETUP_TIMEOUT_SECS,
     SHADOWBOX_AUTH_SECRET: source.SHADOWBOX_AUTH_SECRET,
+    SHADOWBOX_SECRETS_KEY: source.SHADOWBOX_SECRETS_KEY,
     SHADOWBOX_REQUIRE_SECOND_REVIEWER: source.SHADOWBOX_REQUIRE_SECOND_REVIEWER,
     SHADOWBOX_MAX_REVIEW_ROUNDS: source.SHADOWBOX_MAX_REVIEW_ROUNDS,
     SHADOWBOX_ROLE: source.SHADOWBOX_ROLE,
@@ -270,6 +274,7 @@ export function loadEnv(source: EnvSource = process.env, cwd: string = process.c
     gitAllow: values.SHADOWBOX_GIT_ALLOW,
     setupTimeoutMs: (values.SHADOWBOX_SETUP_TIMEOUT_SECS ?? 15 * 60) * 1000,
     authSecret: values.SHADOWBOX_AUTH_SECRET,
+    secretsKey: values.SHADOWBOX_SECRETS_KEY,
     requireSecondReviewer: values.SHADOWBOX_REQUIRE_SECOND_REVIEWER === '1',
     maxReviewRounds: values.SHADOWBOX_MAX_REVIEW_ROUNDS ?? 5,
     role,

@@ -2,6 +2,7 @@ import { chmod, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { browserOrigins } from './api/browser-origin';
 import { createAccounts, loadAuthSecret, type Accounts } from './auth';
+import { loadSecretBox } from './remotes/secret-box';
 import { createDb, type Db } from './db/client';
 import { migrateDatabase } from './db/migrate';
 import {
@@ -112,6 +113,11 @@ export interface RuntimeOptions {
   readonly workerExpiryMs?: number;
   /** How often an idle worker looks for jobs sent by other processes (PostgreSQL, ≥ 500 ms). */
   readonly jobPollMs?: number;
+  /**
+   * TEST ONLY: the policy of Git URLs (sources and remotes), for integration tests that serve a
+   * forge on loopback. No environment variable reaches it; SHADOWBOX_GIT_ALLOW sets the real one.
+   */
+  readonly gitPolicy?: GitUrlPolicy;
 }
 
 /**
@@ -169,7 +175,9 @@ export async function createRuntime(
   parseEgressAllow(env.egressAllow, { entries: [] });
   // The team's own forges, beyond public https (same grammar; a malformed entry refuses to start).
   const forges = parseGitAllow(env.gitAllow);
-  const gitPolicy = forges.length === 0 ? defaultGitUrlPolicy : new GitUrlPolicy({ forges });
+  const gitPolicy =
+    options.gitPolicy ??
+    (forges.length === 0 ? defaultGitUrlPolicy : new GitUrlPolicy({ forges }));
   let allowlist: Promise<EgressAllowlist> | undefined;
   const setup = createTaskSetup({
     host: shadows.sandboxHost,
@@ -238,6 +246,7 @@ export async function createRuntime(
     layout,
     ...(shared.bundles === undefined ? {} : { bundles: shared.bundles }),
     gitPolicy,
+    secrets: await loadSecretBox(env.dataDir, env.secretsKey),
     clock: systemClock,
     llmAvailable: llm !== null,
     ...(llm === null ? {} : { defaultTaskTokenBudget: llm.defaultTaskTokenBudget }),

@@ -235,6 +235,16 @@ function apply(state: TimelineState, { seq, createdAt, event }: TimelineItem): T
         `${event.by} accepted ${event.added.length === 1 ? '1 test' : `${event.added.length} tests`} that failed before any change as known failures`,
         [...event.added],
       );
+    case 'review.promoted':
+      return note(
+        'promoted',
+        `${event.by} promoted ${event.hypothesis} over ${event.passedOver} (iteration ${event.iteration}): ${event.reason}`,
+      );
+    case 'task.pushed':
+      return note(
+        'pushed',
+        `${event.by} pushed ${shortSha(event.commit)} to ${event.branch} on ${event.remote} (${event.url})`,
+      );
     case 'task.approved':
       return note('approved', `Approved by ${event.by} (diff ${event.sha256.slice(0, 12)})`);
     case 'task.rejected':

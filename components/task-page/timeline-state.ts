@@ -88,7 +88,9 @@ export interface Note {
     | 'thread'
     | 'dismissed'
     | 'review_now'
-    | 'known_failures';
+    | 'known_failures'
+    | 'promoted'
+    | 'pushed';
   readonly text: string;
   /** Lines under the text (e.g. each gate's result). */
   readonly details: readonly string[];

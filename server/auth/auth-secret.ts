@@ -9,20 +9,36 @@ import { AppError } from '../errors/app-error';
  * directory (mode 0600, also for one found wider), so sessions survive a restart of the
  * one-machine default.
  */
-export async function loadAuthSecret(
-  dataDir: string,
-  fromEnv: string | undefined,
-): Promise<string> {
+export function loadAuthSecret(dataDir: string, fromEnv: string | undefined): Promise<string> {
+  return loadKeptSecret({
+    dataDir,
+    file: 'auth-secret',
+    fromEnv,
+    variable: 'SHADOWBOX_AUTH_SECRET',
+  });
+}
+
+/**
+ * A server secret: the environment variable's value when set (at least 32 characters), else one
+ * made once (32 random bytes) and kept in `<dataDir>/<file>` at mode 0600.
+ */
+export async function loadKeptSecret(options: {
+  readonly dataDir: string;
+  readonly file: string;
+  readonly fromEnv: string | undefined;
+  readonly variable: string;
+}): Promise<string> {
+  const { fromEnv, variable } = options;
   if (fromEnv !== undefined && fromEnv !== '') {
     if (fromEnv.length < 32) {
       throw new AppError(
         'INVALID_ARGUMENT',
-        `SHADOWBOX_AUTH_SECRET must be at least 32 characters, got ${fromEnv.length}`,
+        `${variable} must be at least 32 characters, got ${fromEnv.length}`,
       );
     }
     return fromEnv;
   }
-  const file = path.join(dataDir, 'auth-secret');
+  const file = path.join(options.dataDir, options.file);
   const kept = await readFile(file, 'utf8').catch((error: unknown) => {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw error;

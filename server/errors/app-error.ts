@@ -23,6 +23,8 @@ export const appErrorCodes = {
   OPEN_THREADS: 409,
   /** An approval while another reviewer's request for changes stands. */
   CHANGES_REQUESTED: 409,
+  /** The remote refused a push (its branch moved, the credential, a hook): git's reason says. */
+  PUSH_REJECTED: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   // Intake policy rejections (422): the archive or URL is refused and nothing was written.

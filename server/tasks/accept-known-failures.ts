@@ -8,7 +8,10 @@ import type { Actor, TaskView } from './task-api';
 import { json, statusOf } from './task-rows';
 import type { TaskServiceDeps } from './task-service';
 
-export type AcceptKnownFailuresDeps = Pick<TaskServiceDeps, 'db' | 'store' | 'scheduler' | 'layout'>;
+export type AcceptKnownFailuresDeps = Pick<
+  TaskServiceDeps,
+  'db' | 'store' | 'scheduler' | 'layout'
+>;
 
 export interface AcceptKnownFailuresOptions {
   readonly taskId: string;

@@ -6,6 +6,7 @@ import {
   formatSeries,
   restoreSource,
   sourceGitDir,
+  type ExportOptions,
   type ExportStep,
   type GitIdentity,
 } from '../engine/workspace';
@@ -34,6 +35,42 @@ export async function exportApproved(
   taskId: string,
   what: ExportKind,
 ): Promise<PatchDownload> {
+  const plan = await planApprovedExport(deps, taskId, what.squash);
+  const stem = `shadowbox-${taskId}-${plan.sha256.slice(0, 12)}${what.squash ? '-squashed' : ''}`;
+  if (what.kind === 'series') {
+    return {
+      bytes: await formatSeries(plan.commits),
+      sha256: plan.sha256,
+      fileName: `${stem}.mbox`,
+    };
+  }
+  const bytes = await createBundle({
+    ...plan.commits,
+    branch: `shadowbox/${taskId}`,
+    // A Git URL's baseline is the team's own commit; an archive's is Shadowbox's import.
+    withBaseline: plan.sourceKind !== 'git',
+  });
+  return { bytes, sha256: plan.sha256, fileName: `${stem}.bundle` };
+}
+
+/** An approved change, ready to be written as commits (a series, a bundle, a push). */
+export interface ApprovedExport {
+  readonly commits: ExportOptions;
+  /** The approved diff's SHA-256. */
+  readonly sha256: string;
+  readonly sourceKind: string;
+}
+
+/**
+ * The commits an approved task lands as: checked to be exactly what was approved (the approval
+ * is on the current diff, whose stored bytes name the commit it was made from), then one per
+ * checkpoint (or one in all), with the messages and authors people should see.
+ */
+export async function planApprovedExport(
+  deps: ExportDeps,
+  taskId: string,
+  squash: boolean,
+): Promise<ApprovedExport> {
   const task = await deps.db.task.findUnique({
     where: { id: taskId },
     select: {
@@ -84,7 +121,7 @@ export async function exportApproved(
   const chain = await checkpointChain(gitDir, task.baselineCommit, head);
   const approval = await approvalOf(deps, taskId, sha256);
   const parts = await partsOf(deps, taskId, chain);
-  const message = (part: (typeof parts)[number] | null, evidence: CommitEvidence | null) =>
+  const message = (part: ExportPart | null, evidence: CommitEvidence | null) =>
     exportMessage({
       title: task.title,
       problem: task.problem,
@@ -95,7 +132,7 @@ export async function exportApproved(
     });
   const last = parts[parts.length - 1];
   const steps: ExportStep[] =
-    what.squash || parts.length === 1
+    squash || parts.length === 1
       ? [
           {
             commit: head,
@@ -110,24 +147,17 @@ export async function exportApproved(
           author: part.author,
           authorDate: part.date,
         }));
-  const options = {
-    gitDir,
-    baseline: task.baselineCommit,
-    steps,
-    committer: shadowbox,
-    commitDate: approval.at,
+  return {
+    commits: {
+      gitDir,
+      baseline: task.baselineCommit,
+      steps,
+      committer: shadowbox,
+      commitDate: approval.at,
+    },
+    sha256,
+    sourceKind: task.sourceKind,
   };
-  const stem = `shadowbox-${taskId}-${sha256.slice(0, 12)}${what.squash ? '-squashed' : ''}`;
-  if (what.kind === 'series') {
-    return { bytes: await formatSeries(options), sha256, fileName: `${stem}.mbox` };
-  }
-  const bytes = await createBundle({
-    ...options,
-    branch: `shadowbox/${taskId}`,
-    // A Git URL's baseline is the team's own commit; an archive's is Shadowbox's import.
-    withBaseline: task.sourceKind !== 'git',
-  });
-  return { bytes, sha256, fileName: `${stem}.bundle` };
 }
 
 /** The commit a stored patch mail was made from: its `From <sha> …` line (zeros: none). */

@@ -3,8 +3,10 @@ import type { RunLimits } from '../engine/sandbox';
 import type { Hypothesis } from '../engine/shadow';
 import type { DiffFlags } from '../engine/review';
 import type { StoredEvent } from '../db/event-store';
-import type { CompareCell, CompareMatrix } from './compare';
+import type { ExportKind } from './export-approved';
+import type { PushOutcome, PushTaskInput } from './push-task';
 import type { ListTasksQueryInput } from './list-tasks-query';
+import type { CompareCell, CompareMatrix } from './compare';
 import type {
   baselineViewSchema,
   gateViewSchema,
@@ -184,6 +186,16 @@ export interface TaskServiceApi {
   getDiff(taskId: string, actor: Actor): Promise<DiffView>;
   /** Re-checks the stored bytes against their hash before returning them. */
   getPatch(taskId: string, actor: Actor): Promise<PatchDownload>;
+  /**
+   * An approved change as commits (`git format-patch` series or `git bundle`), one per checkpoint
+   * or squashed; STALE_DIFF while the approval is not on the current diff.
+   */
+  exportApproved(taskId: string, what: ExportKind, actor: Actor): Promise<PatchDownload>;
+  /**
+   * Pushes the approved change to a branch of a configured remote (reviewers): PUSH_REJECTED with
+   * git's reason, STALE_DIFF when the approval is not on the current diff.
+   */
+  push(taskId: string, input: PushTaskInput, actor: Actor): Promise<PushOutcome>;
   /**
    * Compare-and-set on the hash: STALE_DIFF (409) when it is not the current diff's. Only a task
    * awaiting review takes a verdict (an approval is changed only by reopening it first).

@@ -1,4 +1,6 @@
 import type { Db } from '../db/client';
+import { AppError } from '../errors/app-error';
+import type { SecretBox } from '../remotes/secret-box';
 import type { GitUrlPolicy } from '../engine/intake';
 import type { Hypothesis } from '../engine/shadow';
 import type { BundleStore, WorkspaceLayout } from '../engine/workspace';
@@ -7,6 +9,8 @@ import { acceptKnownFailures } from './accept-known-failures';
 import { cancelTask } from './cancel-task';
 import { compareCell, compareTask } from './compare';
 import { createTask } from './create-task';
+import { exportApproved, type ExportKind } from './export-approved';
+import { pushTask, type PushTaskInput } from './push-task';
 import { getTask } from './get-task';
 import { interdiff } from './interdiff';
 import type { InterdiffQuery } from './interdiff-refs';
@@ -56,6 +60,8 @@ export interface TaskServiceDeps {
   readonly bundles?: BundleStore;
   readonly scheduler: TaskScheduler;
   readonly gitPolicy: GitUrlPolicy;
+  /** Opens remotes' credentials for a push (`SHADOWBOX_SECRETS_KEY` or the data directory's key). */
+  readonly secrets?: SecretBox;
   readonly clock: Clock;
   /** Whether an LLM fixer is configured (tasks may ask for `fixer: 'llm'`). */
   readonly llmAvailable?: boolean;
@@ -152,6 +158,19 @@ export class TaskService implements TaskServiceApi {
 
   compareCell(taskId: string, runId: string, test: string, actor: Actor) {
     return compareCell(this.deps, { taskId, runId, test, actor });
+  }
+
+  push(taskId: string, input: PushTaskInput, actor: Actor) {
+    const { secrets } = this.deps;
+    if (secrets === undefined) {
+      throw new AppError('INVALID_STATE', 'this process has no key to open remotes with');
+    }
+    return pushTask({ ...this.deps, secrets }, taskId, input, actor);
+  }
+
+  async exportApproved(taskId: string, what: ExportKind, actor: Actor) {
+    await requireTask(this.deps.db, taskId, actor, 'see');
+    return exportApproved(this.deps, taskId, what);
   }
 
   async listFiles(taskId: string, actor: Actor) {

@@ -24,7 +24,12 @@ async function listen(server: Server, requests: string[]): Promise<LoopbackServe
   };
 }
 
-function serveCgi(projectRoot: string, request: IncomingMessage, response: ServerResponse): void {
+function serveCgi(
+  projectRoot: string,
+  request: IncomingMessage,
+  response: ServerResponse,
+  remoteUser: string | null = null,
+): void {
   const url = new URL(request.url ?? '/', 'http://loopback');
   const child = execa('git', ['http-backend'], {
     extendEnv: false,
@@ -44,6 +49,8 @@ function serveCgi(projectRoot: string, request: IncomingMessage, response: Serve
       HTTP_CONTENT_ENCODING: request.headers['content-encoding'] ?? '',
       GIT_PROTOCOL: String(request.headers['git-protocol'] ?? ''),
       REMOTE_ADDR: '127.0.0.1',
+      // http-backend takes pushes from an authenticated user only.
+      ...(remoteUser === null ? {} : { REMOTE_USER: remoteUser }),
     },
   });
   request.pipe(child.stdin);
@@ -82,6 +89,36 @@ export function startGitHttpServer(projectRoot: string): Promise<LoopbackServer>
     serveCgi(projectRoot, request, response);
   });
   return listen(server, requests);
+}
+
+/**
+ * `git http-backend` behind HTTP basic auth, as a team's forge would be: a request without the
+ * right user and password gets 401 (git then asks its askpass); pushes are taken from that user.
+ * `authorizations` records each Authorization header seen, for tests that look for leaks.
+ */
+export function startAuthGitHttpServer(
+  projectRoot: string,
+  credential: { readonly username: string; readonly password: string },
+  /** Held before each answer: keeps the client's processes alive long enough to be looked at. */
+  delayMs = 0,
+): Promise<LoopbackServer & { readonly authorizations: string[] }> {
+  const requests: string[] = [];
+  const authorizations: string[] = [];
+  const expected = `Basic ${Buffer.from(`${credential.username}:${credential.password}`).toString('base64')}`;
+  const server = createServer((request, response) => {
+    requests.push(`${request.method ?? ''} ${request.url ?? ''}`);
+    const given = request.headers.authorization;
+    if (given !== undefined) authorizations.push(given);
+    setTimeout(() => {
+      if (given !== expected) {
+        response.writeHead(401, { 'WWW-Authenticate': 'Basic realm="forge"' });
+        response.end();
+        return;
+      }
+      serveCgi(projectRoot, request, response, credential.username);
+    }, delayMs);
+  });
+  return listen(server, requests).then((loopback) => ({ ...loopback, authorizations }));
 }
 
 /** Answers every request with a redirect to `target` + the requested path. */

@@ -15,8 +15,7 @@ export type {
 export { handleSubmitHypotheses } from './hypotheses';
 export { handleInterdiff } from './interdiff';
 export { handlePromote } from './promote';
-export { handleInterdiff } from './interdiff';
-export { handlePromote } from './promote';
+export { handlePush } from './push';
 export { handleReopenTask } from './reopen';
 export { handleAcceptKnownFailures, handleSendToReview } from './steer';
 export { handleReview } from './review';

@@ -26,7 +26,7 @@ async function sizeOf(path: string): Promise<number> {
 }
 
 /** The transport settings of DESIGN.md "Git URLs": pinned, no redirects, no proxy, no extras. */
-function transportConfig(url: PinnedGitUrl): string[] {
+export function transportConfig(url: PinnedGitUrl): string[] {
   return [
     'http.followRedirects=false',
     'http.proxy=',

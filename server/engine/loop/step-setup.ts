@@ -49,7 +49,14 @@ export async function prepareWorkspace(step: StepContext, task: LoopTask): Promi
     await step.emit({ type: 'baseline.started', command: task.testCommand });
     return again;
   }
-  const plan = await setup.plan(task, prepared.workspace);
+  // The task as it is now: a Git URL's baseline commit exists only since the clone above.
+  const preparedTask = {
+    ...task,
+    sourceId: prepared.sourceId,
+    baselineCommit: prepared.baselineCommit,
+    checkpointSha: prepared.baselineCommit,
+  };
+  const plan = await setup.plan(preparedTask, prepared.workspace);
   await step.emit({
     type: 'setup.started',
     commands: plan.commands,

@@ -239,6 +239,16 @@ export type TaskEvent =
       readonly added: readonly string[];
       readonly knownFailures: readonly string[];
     }
+  | {
+      /** An approved task's commits were pushed to a branch of a configured remote. */
+      readonly type: 'task.pushed';
+      readonly by: string;
+      readonly remote: string;
+      readonly url: string;
+      readonly branch: string;
+      readonly commit: string;
+      readonly sha256: string;
+    }
   | { readonly type: 'task.approved'; readonly sha256: string; readonly by: string }
   | { readonly type: 'task.rejected'; readonly sha256: string; readonly by: string }
   /** A reviewer took an approved task back to review: the approval no longer holds. */

@@ -104,7 +104,11 @@ export async function createBundle(
   });
 }
 
-async function withExportRepo<T>(
+/**
+ * Runs `use` on a throwaway bare repository holding the rewritten commits (`tip` the last), which
+ * borrows the source's objects; it is deleted afterwards.
+ */
+export async function withExportRepo<T>(
   options: ExportOptions,
   use: (repo: string, tip: string) => Promise<T>,
 ): Promise<T> {

@@ -1,11 +1,12 @@
 // The workspace folder's front door: what code outside the engine may import from it.
 export { bundleChain, type BundleHead, type BundleStore, type StoredBundle } from './bundle-store';
 export { createSourceFromArchive } from './create-source';
-export { commitTree, treeWithEdits, type TreeEdit } from './hypothesis-tree';
 export {
   checkpointChain,
   createBundle,
   formatSeries,
+  withExportRepo,
+  type ExportOptions,
   type ExportStep,
   type GitIdentity,
 } from './export-commits';
@@ -22,5 +23,4 @@ export {
   type WorkspaceLayout,
 } from './workspace-layout';
 export { trashEmptied } from './worktree-trash';
-export { diffCommits } from './worktree-diff';
 export { diffCommits } from './worktree-diff';

@@ -4,8 +4,6 @@ import { actorLabel, personOf } from '../../../auth/actor';
 import type { StoredEvent } from '../../../db/event-store';
 import { activeStatuses } from '../../../engine/lifecycle';
 import { checkTaskPurpose } from '../../../tasks/task-title';
-import { formatRef, type InterdiffQuery, type InterdiffView } from '../../../tasks/interdiff-refs';
-import type { PromoteInput } from '../../../tasks/promote-input';
 import { AppError } from '../../../errors/app-error';
 import type { DiffFlags } from '../../../engine/review/diff-flags';
 import type { Hypothesis } from '../../../engine/shadow/hypothesis';
@@ -23,6 +21,10 @@ import type {
   WorkspaceFile,
 } from '../../../tasks/task-api';
 import type { CompareCell, CompareMatrix } from '../../../tasks/compare';
+import { formatRef, type InterdiffQuery, type InterdiffView } from '../../../tasks/interdiff-refs';
+import type { ExportKind } from '../../../tasks/export-approved';
+import type { PushOutcome, PushTaskInput } from '../../../tasks/push-task';
+import type { PromoteInput } from '../../../tasks/promote-input';
 import {
   decodeCursor,
   parseListTasksQuery,
@@ -317,6 +319,39 @@ export class FakeTaskService implements TaskServiceApi {
       sha256,
       fileName: `shadowbox-${taskId}-${sha256.slice(0, 12)}.patch`,
     };
+  }
+
+  /** Records the push; answers as a remote that took it would. */
+  readonly pushes: { taskId: string; input: PushTaskInput; actor: Actor }[] = [];
+
+  push(taskId: string, input: PushTaskInput, actor: Actor): Promise<PushOutcome> {
+    const task = this.require(taskId);
+    const sha256 = task.view.approvedDiffSha256;
+    if (task.view.status !== 'approved' || sha256 === null) {
+      return Promise.reject(
+        new AppError('INVALID_STATE', `task ${taskId} is ${task.view.status}: not approved`),
+      );
+    }
+    this.pushes.push({ taskId, input, actor });
+    return Promise.resolve({
+      remote: input.remote,
+      branch: input.branch ?? `shadowbox/${taskId}`,
+      commit: 'c'.repeat(40),
+      sha256,
+    });
+  }
+
+  async exportApproved(taskId: string, what: ExportKind, actor: Actor): Promise<PatchDownload> {
+    this.readers.push({ method: 'exportApproved', taskId, actor });
+    const task = this.require(taskId);
+    const sha256 = task.view.approvedDiffSha256;
+    if (task.view.status !== 'approved' || sha256 === null) {
+      throw new AppError('INVALID_STATE', `task ${taskId} is ${task.view.status}: not approved`);
+    }
+    const name = `shadowbox-${taskId}-${sha256.slice(0, 12)}${what.squash ? '-squashed' : ''}`;
+    return what.kind === 'series'
+      ? { bytes: Buffer.from(task.diff ?? ''), sha256, fileName: `${name}.mbox` }
+      : { bytes: Buffer.from('# v2 git bundle\n'), sha256, fileName: `${name}.bundle` };
   }
 
   review(taskId: string, input: ReviewInput, actor: Actor): Promise<TaskView> {

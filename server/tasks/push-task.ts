@@ -1,0 +1,105 @@
+import { recordAudit } from '../audit/audit-log';
+import { actorLabel, auditedAs } from '../auth/actor';
+import { pushCommits } from '../engine/landing';
+import { AppError } from '../errors/app-error';
+import { remoteCredential } from '../remotes/remotes';
+import type { SecretBox } from '../remotes/secret-box';
+import { planApprovedExport, type ExportDeps } from './export-approved';
+import { requireTask } from './task-access';
+import type { Actor } from './task-api';
+import type { TaskServiceDeps } from './task-service';
+
+export type PushTaskDeps = ExportDeps &
+  Pick<TaskServiceDeps, 'store' | 'gitPolicy'> & { readonly secrets: SecretBox };
+
+export interface PushTaskInput {
+  readonly remote: string;
+  /** Default `shadowbox/<task id>`. */
+  readonly branch?: string | undefined;
+  /** One commit for the whole change instead of one per checkpoint. */
+  readonly squash?: boolean | undefined;
+}
+
+export interface PushOutcome {
+  readonly remote: string;
+  readonly branch: string;
+  readonly commit: string;
+  /** The approved diff the commit carries. */
+  readonly sha256: string;
+}
+
+/**
+ * Pushes an approved task's commits to a branch of a configured remote (reviewers). Only a task
+ * made from a Git URL (its baseline is a commit of the team's repository) and only the approved
+ * change (STALE_DIFF otherwise). The push carries a lease: the branch must be where Shadowbox's
+ * last push of this task left it (or not exist), so nobody's work is overwritten. Audited, and on
+ * the task's timeline.
+ */
+export async function pushTask(
+  deps: PushTaskDeps,
+  taskId: string,
+  input: PushTaskInput,
+  actor: Actor,
+): Promise<PushOutcome> {
+  await requireTask(deps.db, taskId, actor, 'review');
+  const task = await deps.db.task.findUnique({
+    where: { id: taskId },
+    select: { sourceKind: true },
+  });
+  if (task === null) throw new AppError('NOT_FOUND', `no task ${taskId}`);
+  if (task.sourceKind !== 'git') {
+    throw new AppError(
+      'INVALID_STATE',
+      `task ${taskId} was made from an archive: only a task made from a Git URL can be pushed (download its bundle instead)`,
+    );
+  }
+  const branch = input.branch ?? `shadowbox/${taskId}`;
+  const plan = await planApprovedExport(deps, taskId, input.squash === true);
+  const remote = await remoteCredential({ db: deps.db, box: deps.secrets }, input.remote);
+  // The remote's host passes the policy now, as a source's must (a name may have moved).
+  const checked = await deps.gitPolicy.check(remote.url);
+  if (!checked.ok) {
+    throw new AppError(checked.error.code, `remote ${remote.name}: ${checked.error.message}`);
+  }
+  const last = await deps.db.taskPush.findFirst({
+    where: { taskId, remoteId: remote.id, branch },
+    orderBy: { createdAt: 'desc' },
+    select: { commitSha: true },
+  });
+  const { commit } = await pushCommits({
+    commits: plan.commits,
+    url: checked.url,
+    branch,
+    expected: last?.commitSha ?? null,
+    credential: { username: remote.username ?? 'shadowbox', secret: remote.secret },
+  });
+  const by = actorLabel(actor);
+  await deps.store.transact(taskId, async (tx, emit) => {
+    await tx.taskPush.create({
+      data: {
+        taskId,
+        remoteId: remote.id,
+        branch,
+        commitSha: commit,
+        diffSha256: plan.sha256,
+        pushedBy: by,
+      },
+    });
+    await recordAudit(tx, {
+      ...auditedAs(actor),
+      action: 'task.push',
+      target: taskId,
+      details: { remote: remote.name, url: remote.url, branch, commit, sha256: plan.sha256 },
+    });
+    await emit({
+      type: 'task.pushed',
+      by,
+      remote: remote.name,
+      url: remote.url,
+      branch,
+      commit,
+      sha256: plan.sha256,
+    });
+  });
+  return { remote: remote.name, branch, commit, sha256: plan.sha256 };
+}
