@@ -244,6 +244,7 @@ function apply(state: TimelineState, { seq, createdAt, event }: TimelineItem): T
       return note(
         'pushed',
         `${event.by} pushed ${shortSha(event.commit)} to ${event.branch} on ${event.remote} (${event.url})`,
+        event.pullRequest === null ? [] : [`Pull request: ${event.pullRequest}`],
       );
     case 'task.approved':
       return note('approved', `Approved by ${event.by} (diff ${event.sha256.slice(0, 12)})`);

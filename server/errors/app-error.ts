@@ -25,6 +25,8 @@ export const appErrorCodes = {
   CHANGES_REQUESTED: 409,
   /** The remote refused a push (its branch moved, the credential, a hook): git's reason says. */
   PUSH_REJECTED: 409,
+  /** A forge refused a pull request call (the token's rights, a missing repository): its words. */
+  FORGE_REFUSED: 502,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   // Intake policy rejections (422): the archive or URL is refused and nothing was written.

@@ -2,6 +2,7 @@ import { actorLabel, auditedAs, type Actor } from '../auth/actor';
 import { recordAudit } from '../audit/audit-log';
 import type { Db } from '../db/client';
 import type { GitUrlPolicy } from '../engine/intake';
+import { forgeKinds, isForgeKind, type ForgeKind } from '../engine/landing';
 import { AppError } from '../errors/app-error';
 import type { SecretBox } from './secret-box';
 
@@ -10,6 +11,8 @@ export interface RemoteInfo {
   readonly name: string;
   readonly url: string;
   readonly username: string | null;
+  /** Whose pull requests a push may open: github | gitea; null: push only. */
+  readonly forge: ForgeKind | null;
   readonly createdBy: string;
   readonly createdAt: Date;
 }
@@ -20,6 +23,7 @@ export interface RemoteCredential {
   readonly name: string;
   readonly url: string;
   readonly username: string | null;
+  readonly forge: ForgeKind | null;
   readonly secret: string;
 }
 
@@ -50,7 +54,13 @@ export function checkRemoteName(name: string): string {
  */
 export async function addRemote(
   deps: RemoteDeps,
-  input: { name: string; url: string; username?: string | undefined; secret: string },
+  input: {
+    name: string;
+    url: string;
+    username?: string | undefined;
+    forge?: string | undefined;
+    secret: string;
+  },
   actor: Actor,
 ): Promise<RemoteInfo> {
   requireAdmin(actor);
@@ -69,8 +79,16 @@ export async function addRemote(
       `the password or token must be one line of 1–${maxSecret} characters`,
     );
   }
+  const forge = input.forge ?? null;
+  if (forge !== null && !isForgeKind(forge)) {
+    throw new AppError(
+      'INVALID_ARGUMENT',
+      `forge ${JSON.stringify(forge.slice(0, 40))} is not one of ${forgeKinds.join(', ')}`,
+    );
+  }
   const data = {
     url: checked.url.href,
+    forge,
     username: username ?? null,
     secretBox: deps.box.seal(input.secret, name),
     createdBy: actorLabel(actor),
@@ -85,7 +103,7 @@ export async function addRemote(
       ...auditedAs(actor),
       action: 'remote.add',
       target: `remote:${name}`,
-      details: { url: data.url, username: data.username },
+      details: { url: data.url, username: data.username, forge },
     });
     return saved;
   });
@@ -122,6 +140,7 @@ export async function remoteCredential(
     name: row.name,
     url: row.url,
     username: row.username,
+    forge: forgeOf(row.forge),
     secret: deps.box.open(row.secretBox, row.name),
   };
 }
@@ -131,10 +150,15 @@ function requireAdmin(actor: Actor): void {
   throw new AppError('FORBIDDEN', 'only administrators configure remotes');
 }
 
+function forgeOf(value: string | null): ForgeKind | null {
+  return isForgeKind(value) ? value : null;
+}
+
 function infoOf(row: {
   name: string;
   url: string;
   username: string | null;
+  forge: string | null;
   createdBy: string;
   createdAt: Date;
 }): RemoteInfo {
@@ -142,6 +166,7 @@ function infoOf(row: {
     name: row.name,
     url: row.url,
     username: row.username,
+    forge: forgeOf(row.forge),
     createdBy: row.createdBy,
     createdAt: row.createdAt,
   };

@@ -14,5 +14,6 @@ export const pushBodySchema = z
       })
       .optional(),
     squash: z.boolean().optional(),
+    pullRequest: z.boolean().optional(),
   })
   .strict();

@@ -19,6 +19,7 @@ import {
   startGitHttpServer,
   type LoopbackServer,
 } from '../test-support/git-http-server';
+import { fakeForgeHandler } from '../test-support/fake-forge';
 import { openScratchRuntime, type ScratchRuntime } from '../test-support/scratch-runtime';
 import { waitForView } from '../test-support/task-waits';
 import type { Actor, TaskView } from './task-api';
@@ -43,6 +44,7 @@ let upstream: string;
 let baseline: string;
 let anonymous: LoopbackServer;
 let forge: LoopbackServer & { readonly authorizations: string[] };
+let api: ReturnType<typeof fakeForgeHandler>;
 let scratch: ScratchRuntime;
 let runtime: ServerRuntime;
 let agent: Actor;
@@ -101,7 +103,16 @@ beforeAll(async () => {
   await execa('git', ['clone', '-q', '--bare', work, upstream], { env: gitEnv });
   baseline = await upstreamGit(['rev-parse', 'refs/heads/main']);
   anonymous = await startGitHttpServer(root);
-  forge = await startAuthGitHttpServer(root, { username: 'bot', password: secret }, 400);
+  api = fakeForgeHandler(
+    { owner: 'team', name: 'app', token: secret, defaultBranch: 'main' },
+    () => `http://127.0.0.1:${forge.port}`,
+  );
+  forge = await startAuthGitHttpServer(
+    root,
+    { username: 'bot', password: secret },
+    400,
+    api.handle,
+  );
 
   const gitPolicy = new GitUrlPolicy({ testOnlyAllowLoopback: true });
   scratch = await openScratchRuntime('sbx-push-', { gatherMs: 0, gitPolicy });
@@ -111,6 +122,11 @@ beforeAll(async () => {
   await addRemote(
     { db: runtime.db, box, gitPolicy },
     { name: 'forge', url: remoteUrl, username: 'bot', secret },
+    cliActor,
+  );
+  await addRemote(
+    { db: runtime.db, box, gitPolicy },
+    { name: 'gitea', url: remoteUrl, username: 'bot', forge: 'gitea', secret },
     cliActor,
   );
   await addRemote(
@@ -221,6 +237,43 @@ describe('push of an approved task to a forge', () => {
     );
     expect(error?.message).not.toContain('not-the-token');
     expect(error?.message).not.toContain(secret);
+  });
+
+  it('opens a pull request for the pushed branch on the forge, then updates it on the next push', async () => {
+    const branch = 'fix/add-with-pr';
+    const first = await runtime.tasks.push(
+      taskId,
+      { remote: 'gitea', branch, pullRequest: true },
+      reviewer,
+    );
+    expect(first.pullRequest).toEqual({
+      number: 1,
+      url: `http://127.0.0.1:${forge.port}/team/app/pull/1`,
+      created: true,
+    });
+    expect(api.pulls).toEqual([
+      expect.objectContaining({
+        head: branch,
+        base: 'main',
+        title: 'add subtracts',
+        state: 'open',
+      }),
+    ]);
+    expect(api.pulls[0]?.body).toContain(`Approved-by: rita (sha256 ${first.sha256})`);
+    const again = await runtime.tasks.push(
+      taskId,
+      { remote: 'gitea', branch, pullRequest: true, squash: true },
+      reviewer,
+    );
+    expect(again.pullRequest).toMatchObject({ number: 1, created: false });
+    expect(api.pulls).toHaveLength(1);
+    await expect(
+      runtime.tasks.push(taskId, { remote: 'forge', branch: 'x', pullRequest: true }, reviewer),
+    ).rejects.toMatchObject({
+      code: 'INVALID_STATE',
+      message:
+        'remote forge names no forge, so no pull request can be opened there (add it again with --forge github or gitea)',
+    });
   });
 
   it('refuses an author, and a remote nobody configured', async () => {

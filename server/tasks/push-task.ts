@@ -1,10 +1,16 @@
 import { recordAudit } from '../audit/audit-log';
 import { actorLabel, auditedAs } from '../auth/actor';
-import { pushCommits } from '../engine/landing';
+import {
+  giteaRepository,
+  githubRepository,
+  openOrUpdatePullRequest,
+  pushCommits,
+  type ForgeRepository,
+} from '../engine/landing';
 import { AppError } from '../errors/app-error';
-import { remoteCredential } from '../remotes/remotes';
+import { remoteCredential, type RemoteCredential } from '../remotes/remotes';
 import type { SecretBox } from '../remotes/secret-box';
-import { planApprovedExport, type ExportDeps } from './export-approved';
+import { planApprovedExport, type ApprovedExport, type ExportDeps } from './export-approved';
 import { requireTask } from './task-access';
 import type { Actor } from './task-api';
 import type { TaskServiceDeps } from './task-service';
@@ -18,6 +24,8 @@ export interface PushTaskInput {
   readonly branch?: string | undefined;
   /** One commit for the whole change instead of one per checkpoint. */
   readonly squash?: boolean | undefined;
+  /** Open a pull request for the branch, or update the one open for it (the remote's forge). */
+  readonly pullRequest?: boolean | undefined;
 }
 
 export interface PushOutcome {
@@ -26,6 +34,11 @@ export interface PushOutcome {
   readonly commit: string;
   /** The approved diff the commit carries. */
   readonly sha256: string;
+  readonly pullRequest: {
+    readonly number: number;
+    readonly url: string;
+    readonly created: boolean;
+  } | null;
 }
 
 /**
@@ -44,7 +57,7 @@ export async function pushTask(
   await requireTask(deps.db, taskId, actor, 'review');
   const task = await deps.db.task.findUnique({
     where: { id: taskId },
-    select: { sourceKind: true },
+    select: { sourceKind: true, sourceRef: true, title: true },
   });
   if (task === null) throw new AppError('NOT_FOUND', `no task ${taskId}`);
   if (task.sourceKind !== 'git') {
@@ -56,6 +69,7 @@ export async function pushTask(
   const branch = input.branch ?? `shadowbox/${taskId}`;
   const plan = await planApprovedExport(deps, taskId, input.squash === true);
   const remote = await remoteCredential({ db: deps.db, box: deps.secrets }, input.remote);
+  const forge = input.pullRequest === true ? forgeOf(remote) : null;
   // The remote's host passes the policy now, as a source's must (a name may have moved).
   const checked = await deps.gitPolicy.check(remote.url);
   if (!checked.ok) {
@@ -73,6 +87,16 @@ export async function pushTask(
     expected: last?.commitSha ?? null,
     credential: { username: remote.username ?? 'shadowbox', secret: remote.secret },
   });
+  // After the push: a pull request shows the branch as it is now (its title and body updated).
+  const pullRequest =
+    forge === null
+      ? null
+      : await openOrUpdatePullRequest(forge, {
+          head: branch,
+          base: task.sourceRef,
+          title: task.title,
+          body: pullRequestBody(plan),
+        });
   const by = actorLabel(actor);
   await deps.store.transact(taskId, async (tx, emit) => {
     await tx.taskPush.create({
@@ -83,13 +107,21 @@ export async function pushTask(
         commitSha: commit,
         diffSha256: plan.sha256,
         pushedBy: by,
+        pullRequestUrl: pullRequest?.url ?? null,
       },
     });
     await recordAudit(tx, {
       ...auditedAs(actor),
       action: 'task.push',
       target: taskId,
-      details: { remote: remote.name, url: remote.url, branch, commit, sha256: plan.sha256 },
+      details: {
+        remote: remote.name,
+        url: remote.url,
+        branch,
+        commit,
+        sha256: plan.sha256,
+        pullRequest: pullRequest?.url ?? null,
+      },
     });
     await emit({
       type: 'task.pushed',
@@ -99,7 +131,39 @@ export async function pushTask(
       branch,
       commit,
       sha256: plan.sha256,
+      pullRequest: pullRequest?.url ?? null,
     });
   });
-  return { remote: remote.name, branch, commit, sha256: plan.sha256 };
+  return {
+    remote: remote.name,
+    branch,
+    commit,
+    sha256: plan.sha256,
+    pullRequest:
+      pullRequest === null
+        ? null
+        : { number: pullRequest.number, url: pullRequest.url, created: pullRequest.created },
+  };
+}
+
+/** The remote's forge, with its token: only a remote added with `--forge` opens pull requests. */
+function forgeOf(remote: RemoteCredential): ForgeRepository {
+  switch (remote.forge) {
+    case 'github':
+      return githubRepository({ cloneUrl: remote.url, token: remote.secret });
+    case 'gitea':
+      return giteaRepository({ cloneUrl: remote.url, token: remote.secret });
+    case null:
+      throw new AppError(
+        'INVALID_STATE',
+        `remote ${remote.name} names no forge, so no pull request can be opened there (add it again with --forge github or gitea)`,
+      );
+  }
+}
+
+/** The body: the newest commit's message without its subject (problem, issue, evidence, approval). */
+function pullRequestBody(plan: ApprovedExport): string {
+  const last = plan.commits.steps[plan.commits.steps.length - 1];
+  const body = (last?.message ?? '').split('\n').slice(2).join('\n').trim();
+  return `${body}\n\n_Pushed by Shadowbox; the approval is bound to the diff's SHA-256 above._\n`;
 }

@@ -101,12 +101,18 @@ export function startAuthGitHttpServer(
   credential: { readonly username: string; readonly password: string },
   /** Held before each answer: keeps the client's processes alive long enough to be looked at. */
   delayMs = 0,
+  /** Answers `/api/…` (a forge's REST API beside its Git, as forges serve them). */
+  api?: (request: IncomingMessage, response: ServerResponse) => void,
 ): Promise<LoopbackServer & { readonly authorizations: string[] }> {
   const requests: string[] = [];
   const authorizations: string[] = [];
   const expected = `Basic ${Buffer.from(`${credential.username}:${credential.password}`).toString('base64')}`;
   const server = createServer((request, response) => {
     requests.push(`${request.method ?? ''} ${request.url ?? ''}`);
+    if (api !== undefined && (request.url ?? '').startsWith('/api/')) {
+      api(request, response);
+      return;
+    }
     const given = request.headers.authorization;
     if (given !== undefined) authorizations.push(given);
     setTimeout(() => {

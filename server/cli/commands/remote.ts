@@ -8,7 +8,7 @@ import { exitCodes, type CliCommand } from '../cli-io';
 import { readPassword } from '../read-password';
 import { failWith, withDatabase } from './with-database';
 
-const help = `Usage: shadowbox remote add NAME --url URL [--username USER] [--json]
+const help = `Usage: shadowbox remote add NAME --url URL [--username USER] [--forge github|gitea] [--json]
        shadowbox remote list [--json]
        shadowbox remote remove NAME [--json]
 
@@ -20,6 +20,8 @@ add     Adds a remote, or replaces the one of that name. The URL is https (or a 
         (printf '%s\\n' "$TOKEN" | shadowbox remote add origin --url https://… --username bot),
         otherwise asked for twice without echo. It is stored encrypted (SHADOWBOX_SECRETS_KEY,
         else a key kept in the data directory) and never printed, logged or put in a URL.
+        --forge lets a push open or update a pull request there (GitHub and GitHub Enterprise;
+        Gitea and Forgejo), with the same token.
 list    Prints each remote: name, URL, user name, who added it. Never the credential.
 remove  Forgets a remote and its credential.
 
@@ -38,6 +40,7 @@ export const remoteCommand: CliCommand = async (args, io) => {
       options: {
         url: { type: 'string' },
         username: { type: 'string' },
+        forge: { type: 'string' },
         json: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -66,7 +69,7 @@ export const remoteCommand: CliCommand = async (args, io) => {
         const secret = await readPassword(io.stdin, io.stderr);
         const remote = await addRemote(
           { db, box, gitPolicy },
-          { name, url, username: values.username, secret },
+          { name, url, username: values.username, forge: values.forge, secret },
           cliActor,
         );
         if (json) io.stdout.write(`${JSON.stringify({ name: remote.name, url: remote.url })}\n`);
@@ -84,7 +87,7 @@ export const remoteCommand: CliCommand = async (args, io) => {
         if (remotes.length === 0) io.stdout.write('no remotes\n');
         for (const remote of remotes) {
           io.stdout.write(
-            `${remote.name}\t${remote.url}\t${remote.username ?? '(token only)'}\tadded by ${remote.createdBy}\n`,
+            `${remote.name}\t${remote.url}\t${remote.username ?? '(token only)'}\t${remote.forge ?? 'push only'}\tadded by ${remote.createdBy}\n`,
           );
         }
       });

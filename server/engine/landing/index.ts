@@ -1,2 +1,12 @@
 // The landing folder's front door: an approved change taken to the team's repository.
 export { pushCommits, type PushOptions, type PushResult } from './push-commits';
+export {
+  forgeKinds,
+  isForgeKind,
+  openOrUpdatePullRequest,
+  type ForgeKind,
+  type ForgeRepository,
+  type PullRequest,
+} from './forge';
+export { giteaRepository } from './gitea-forge';
+export { githubRepository } from './github-forge';

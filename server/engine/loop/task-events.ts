@@ -248,6 +248,8 @@ export type TaskEvent =
       readonly branch: string;
       readonly commit: string;
       readonly sha256: string;
+      /** The pull request opened or updated for the branch, if one was asked for. */
+      readonly pullRequest: string | null;
     }
   | { readonly type: 'task.approved'; readonly sha256: string; readonly by: string }
   | { readonly type: 'task.rejected'; readonly sha256: string; readonly by: string }

@@ -338,6 +338,7 @@ export class FakeTaskService implements TaskServiceApi {
       branch: input.branch ?? `shadowbox/${taskId}`,
       commit: 'c'.repeat(40),
       sha256,
+      pullRequest: null,
     });
   }
 
