@@ -3,7 +3,7 @@ import { expect, test } from './support/fixtures';
 test('a Git URL on a private address is refused next to the field, and the page stays', async ({
   page,
 }) => {
-  await page.goto('/coding');
+  await page.goto('/coding/new');
   const start = page.url();
   // Same-document updates of the same URL (the router settling in) are not navigations away.
   const navigations: string[] = [];

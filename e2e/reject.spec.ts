@@ -9,7 +9,13 @@ import {
 } from '../server/test-support/rest-client';
 import { expect, test } from './support/fixtures';
 import { people } from './support/people';
-import { expectStatus, hypothesisRow, shownDiffHash, taskStatus } from './support/task-page';
+import {
+  expectStatus,
+  hypothesisRow,
+  openTab,
+  shownDiffHash,
+  taskStatus,
+} from './support/task-page';
 
 test('reject rolls the worktree back to the original source', async ({
   page,
@@ -35,11 +41,13 @@ test('reject rolls the worktree back to the original source', async ({
   await page.goto(`/coding/${id}`);
   await expectStatus(page, 'awaiting_review');
   expect(await shownDiffHash(page)).toBe(ready.diffSha256);
+  await openTab(page, 'Conversation');
   await expect(hypothesisRow(page, twin.name)).toContainText(
     `same tree as ${right.name}: ran once`,
   );
   await expect(hypothesisRow(page, right.name)).not.toContainText('same tree as');
 
+  await openTab(page, 'Files changed');
   await page.getByRole('button', { name: 'Reject', exact: true }).click();
   await expect(taskStatus(page)).toHaveText('rejected');
   // A verdict is final: no more buttons, and the page says who gave it.

@@ -7,7 +7,7 @@ import {
 import { expect, test } from './support/fixtures';
 import { accountBar, people } from './support/people';
 import { storageStateFile } from './support/state';
-import { expectStatus, shownDiffHash, taskStatus } from './support/task-page';
+import { expectStatus, shownDiffHash, taskListRow, taskStatus } from './support/task-page';
 
 test.use({ signedInAs: 'author' });
 
@@ -42,7 +42,7 @@ test('an author cannot approve; an admin approves and reopens, and the audit log
   await expect(facts).toContainText(`Owner${author.username}`);
   // The list names the owner too.
   await page.goto('/coding');
-  const row = page.getByRole('row').filter({ hasText: id });
+  const row = taskListRow(page, id);
   await expect(row).toContainText(author.username);
   // An author's tokens cannot review, and the audit log is not theirs.
   await page.goto('/coding/tokens');

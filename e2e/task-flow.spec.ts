@@ -19,6 +19,7 @@ import {
   hypothesisRow,
   replaceEditorContent,
   shownDiffHash,
+  taskListRow,
   taskStatus,
 } from './support/task-page';
 
@@ -36,7 +37,7 @@ test('a task from an uploaded archive, one hypothesis from the editor and one fr
   const title = 'The calculator gives a wrong answer';
   try {
     // 1. The form: an archive, the test command as typed, two hypotheses per iteration.
-    await page.goto('/coding');
+    await page.goto('/coding/new');
     await page.getByLabel('Title', { exact: true }).fill(title);
     await page
       .getByLabel('Problem (Markdown)', { exact: true })
@@ -46,7 +47,7 @@ test('a task from an uploaded archive, one hypothesis from the editor and one fr
     await page.getByLabel('Max iterations', { exact: true }).fill('3');
     await page.getByLabel('Hypotheses per iteration', { exact: true }).fill('2');
     await page.getByRole('button', { name: 'Create task', exact: true }).click();
-    await page.waitForURL(/\/coding\/[^/?#]+$/);
+    await page.waitForURL(/\/coding\/(?!new$)[^/?#]+$/);
     const id = decodeURIComponent(new URL(page.url()).pathname.split('/').pop() ?? '');
     expect(id).not.toBe('');
 
@@ -99,15 +100,13 @@ test('a task from an uploaded archive, one hypothesis from the editor and one fr
     expect(ready.diffSha256).toBe(hash);
     expect(ready.iterations.map((iteration) => iteration.winner)).toEqual([right.name]);
     await expect(page.getByText('len(values)').first()).toBeVisible();
-    // The editor stays open after a submission: fold it away for the picture.
-    const author = page.getByRole('button', { name: 'New hypothesis', exact: true });
-    if ((await author.getAttribute('aria-expanded')) === 'true') await author.click();
+    // The files changed: the diff with the file tree beside it, the verdict above.
     await docsScreenshot(page, 'task.png');
 
     // 7. The list on /coding follows the task live (another tab, open before the approval).
     const list = await context.newPage();
     await list.goto('/coding');
-    const listRow = list.getByRole('row').filter({ hasText: id });
+    const listRow = taskListRow(list, id);
     await expect(listRow).toContainText('awaiting_review');
     await expect(listRow.getByRole('link', { name: title, exact: true })).toBeVisible();
 

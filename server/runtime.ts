@@ -176,8 +176,7 @@ export async function createRuntime(
   // The team's own forges, beyond public https (same grammar; a malformed entry refuses to start).
   const forges = parseGitAllow(env.gitAllow);
   const gitPolicy =
-    options.gitPolicy ??
-    (forges.length === 0 ? defaultGitUrlPolicy : new GitUrlPolicy({ forges }));
+    options.gitPolicy ?? (forges.length === 0 ? defaultGitUrlPolicy : new GitUrlPolicy({ forges }));
   let allowlist: Promise<EgressAllowlist> | undefined;
   const setup = createTaskSetup({
     host: shadows.sandboxHost,

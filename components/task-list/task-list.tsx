@@ -43,7 +43,9 @@ export function TaskList({
     (next: ListFilters) => {
       // Next's router follows replaceState (useSearchParams updates) without asking the server
       // for the page again; the list's own query fetches the first page of the new filters.
-      window.history.replaceState(window.history.state, '', `${pathname}${searchOf(next)}`);
+      // The state must be null: given Next's own history state, its router takes the call for
+      // one of its navigations and leaves useSearchParams as it was.
+      window.history.replaceState(null, '', `${pathname}${searchOf(next)}`);
     },
     [pathname],
   );

@@ -5,6 +5,7 @@ import type { TRPCSubscriptionStatus } from '@trpc/tanstack-react-query';
 import { useState } from 'react';
 import { errorInfo } from '../errors/error-info';
 import { describeSource, formatArgv, formatRunLimits, formatTime } from '../format';
+import { ShortId } from '../short-id';
 import { StatusBadge } from '../status/status-badge';
 import { ConnectionState } from '../task-list/connection-state';
 import { useTRPC } from '../trpc/client';
@@ -53,7 +54,7 @@ export function TaskHeader({
         <span className="task-byline">
           {task.owner ?? 'nobody'} created it{' '}
           <time dateTime={task.createdAt}>{formatTime(task.createdAt)}</time> from{' '}
-          {describeSource(task.source)} · task <span className="mono">{task.id}</span>
+          {describeSource(task.source)} · task <ShortId id={task.id} what="task id" />
         </span>
       </p>
       <ConnectionState status={connection} error={connectionError} />

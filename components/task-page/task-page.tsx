@@ -3,6 +3,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { HypothesisAuthor } from '../author/hypothesis-author';
+import { CompareMatrix } from '../compare/compare-matrix';
 import { fixTestsOf } from '../review/fix-tests';
 import { ReviewPanel } from '../review/review-panel';
 import { useTRPC } from '../trpc/client';
@@ -11,12 +12,14 @@ import type {
   DiffView,
   DraftView,
   TaskEvent,
+  TaskStatus,
   TaskView,
   ThreadList,
   TimelineItem,
 } from '../trpc/router-types';
 import { useTrailingThrottle } from '../use-throttled';
 import { HypothesesTable } from './hypotheses-table';
+import { InterdiffView } from './interdiff-view';
 import { PartialFixExits } from './partial-fix-exits';
 import { PlanSection } from './plan-section';
 import { newestSpend } from './spend';
@@ -26,6 +29,12 @@ import { TaskTabList, TaskTabPanel } from './task-tab-list';
 import { Timeline } from './timeline';
 import { useTaskTab } from './use-task-tab';
 import { useTaskTimeline } from './use-task-timeline';
+
+const reviewStatuses: ReadonlySet<TaskStatus> = new Set([
+  'awaiting_review',
+  'approved',
+  'rejected',
+]);
 
 /**
  * Events that only carry progress: the stored view does not change with them. Every other event
@@ -113,7 +122,12 @@ export function TaskPage({
   // What this person may do now: the server's `can`, at the live status.
   const actions = taskActions(task.can, task.status, status);
 
-  const [tab, selectTab] = useTaskTab(initialTab, latestSha256 !== null);
+  // A page opened on a verdict to give or given reads the files first; one still at work, its
+  // timeline (a task between iterations may hold a diff that is not up for review).
+  const [tab, selectTab] = useTaskTab(
+    initialTab,
+    latestSha256 !== null && reviewStatuses.has(task.status),
+  );
   const hypotheses = timeline.iterations.reduce(
     (n, iteration) => n + iteration.hypotheses.length,
     0,
@@ -141,15 +155,21 @@ export function TaskPage({
       <TaskTabPanel tab="conversation" selected={tab}>
         <PlanSection plan={task.plan} />
         <Timeline timeline={timeline} task={task} replaying={replaying} />
-        <HypothesisAuthor taskId={taskId} canSubmit={actions.submit} />
-      </TaskTabPanel>
-      <TaskTabPanel tab="compare" selected={tab}>
         <HypothesesTable
           iterations={timeline.iterations}
           task={task}
           defaultMode={timeline.workspace?.mode ?? null}
           replaying={replaying}
         />
+        <HypothesisAuthor taskId={taskId} canSubmit={actions.submit} />
+      </TaskTabPanel>
+      <TaskTabPanel tab="compare" selected={tab}>
+        <CompareMatrix
+          taskId={taskId}
+          iterations={task.iterations.length}
+          version={task.lastEventId}
+        />
+        <InterdiffView task={task} />
       </TaskTabPanel>
       <TaskTabPanel tab="files" selected={tab}>
         {latestSha256 === null ? (

@@ -45,7 +45,12 @@ export function TaskTabList({
           onClick={() => onSelect(tab)}
         >
           {tabLabels[tab]}
-          {notes[tab] === undefined ? null : <span className="tab-note">{notes[tab]}</span>}
+          {notes[tab] === undefined ? null : (
+            <>
+              {' '}
+              <span className="tab-note">{notes[tab]}</span>
+            </>
+          )}
         </button>
       ))}
     </div>

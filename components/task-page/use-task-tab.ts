@@ -27,8 +27,9 @@ export function useTaskTab(
     const url = new URL(window.location.href);
     url.searchParams.set('tab', next);
     if (next !== 'files') url.hash = '';
-    // Next's router keeps its state in step with a history.replaceState call.
-    window.history.replaceState(window.history.state, '', url);
+    // Next's router keeps its state in step with a history.replaceState call whose state is
+    // null (with its own state object it takes the call for one of its navigations).
+    window.history.replaceState(null, '', url);
   }, []);
   return [tab, select];
 }

@@ -25,8 +25,9 @@ export async function expectStatus(
   await expect(taskStatus(page)).toHaveText(status, { timeout });
 }
 
-/** The 64-hex SHA-256 of the diff under review, as the page shows it. */
+/** The 64-hex SHA-256 of the diff under review, as the page shows it (in the files changed). */
 export async function shownDiffHash(page: Page): Promise<string> {
+  await openTab(page, 'Files changed');
   const element = page.getByLabel('Diff SHA-256', { exact: true });
   await expect(element).toHaveText(/\b[0-9a-f]{64}\b/);
   const match = /\b[0-9a-f]{64}\b/.exec((await element.textContent()) ?? '');
@@ -119,4 +120,18 @@ export async function docsClipScreenshot(
     clip: { x: 0, y: Math.max(0, top - 8), width: viewport.width, height: bottom - top + 16 },
     animations: 'disabled',
   });
+}
+
+export type TaskTabName = 'Conversation' | 'Compare' | 'Files changed';
+
+/** Selects a tab of the task page (its name may be followed by a count or a state). */
+export async function openTab(page: Page, name: TaskTabName): Promise<void> {
+  const tab = page.getByRole('tab', { name: new RegExp(`^${escapeRegExp(name)}\\b`) });
+  await tab.click();
+  await expect(tab).toHaveAttribute('aria-selected', 'true');
+}
+
+/** The row of the task list (/coding) that links to the task `id` (the list shortens ids). */
+export function taskListRow(page: Page, id: string): Locator {
+  return page.getByRole('row').filter({ has: page.locator(`a[href="/coding/${id}"]`) });
 }

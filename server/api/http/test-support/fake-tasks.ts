@@ -342,17 +342,21 @@ export class FakeTaskService implements TaskServiceApi {
     });
   }
 
-  async exportApproved(taskId: string, what: ExportKind, actor: Actor): Promise<PatchDownload> {
+  exportApproved(taskId: string, what: ExportKind, actor: Actor): Promise<PatchDownload> {
     this.readers.push({ method: 'exportApproved', taskId, actor });
     const task = this.require(taskId);
     const sha256 = task.view.approvedDiffSha256;
     if (task.view.status !== 'approved' || sha256 === null) {
-      throw new AppError('INVALID_STATE', `task ${taskId} is ${task.view.status}: not approved`);
+      return Promise.reject(
+        new AppError('INVALID_STATE', `task ${taskId} is ${task.view.status}: not approved`),
+      );
     }
     const name = `shadowbox-${taskId}-${sha256.slice(0, 12)}${what.squash ? '-squashed' : ''}`;
-    return what.kind === 'series'
-      ? { bytes: Buffer.from(task.diff ?? ''), sha256, fileName: `${name}.mbox` }
-      : { bytes: Buffer.from('# v2 git bundle\n'), sha256, fileName: `${name}.bundle` };
+    return Promise.resolve(
+      what.kind === 'series'
+        ? { bytes: Buffer.from(task.diff ?? ''), sha256, fileName: `${name}.mbox` }
+        : { bytes: Buffer.from('# v2 git bundle\n'), sha256, fileName: `${name}.bundle` },
+    );
   }
 
   review(taskId: string, input: ReviewInput, actor: Actor): Promise<TaskView> {
