@@ -25,6 +25,7 @@ import { FlagsBanner } from './flags-banner';
 import { ModelComments } from './model-comments';
 import { commentsOn, type ReviewComment } from './model-review';
 import { PartialBanner } from './partial-banner';
+import { PushForm } from './push-form';
 import { splitPatch, type PatchFile } from './patch-files';
 import { ReviewBar, type ReviewActions } from './review-bar';
 import type { Viewer } from './review-state';
@@ -53,6 +54,7 @@ export function ReviewPanel({
   decision,
   review,
   viewer,
+  canPush,
 }: {
   readonly taskId: string;
   readonly status: TaskStatus;
@@ -73,6 +75,8 @@ export function ReviewPanel({
   readonly decision: Decision | null;
   readonly review: ReviewSummary;
   readonly viewer: Viewer | null;
+  /** The approved change may be pushed to a configured remote by this person. */
+  readonly canPush: boolean;
 }) {
   const trpc = useTRPC();
   const diff = useQuery(
@@ -144,6 +148,7 @@ export function ReviewPanel({
             viewer={viewer}
             onStale={reload}
           />
+          {canPush ? <PushForm taskId={taskId} /> : null}
           <FlagsBanner flags={diff.data.flags} />
           {fixTests === null ? null : <FixTestsSummary tests={fixTests} />}
           <ModelComments comments={commentsOn(reviewComments, diff.data.sha256)} />

@@ -190,6 +190,7 @@ export function TaskPage({
             decision={task.decision}
             review={task.review}
             viewer={viewer}
+            canPush={task.can.push && status === 'approved'}
           />
         )}
       </TaskTabPanel>

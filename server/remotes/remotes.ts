@@ -17,6 +17,9 @@ export interface RemoteInfo {
   readonly createdAt: Date;
 }
 
+/** A remote as the page offers it to a reviewer. */
+export type RemoteSummary = Pick<RemoteInfo, 'name' | 'url' | 'forge'>;
+
 /** What a push needs: the remote, and its credential opened for this one use. */
 export interface RemoteCredential {
   readonly id: string;

@@ -5,6 +5,7 @@ import type { DiffFlags } from '../engine/review';
 import type { StoredEvent } from '../db/event-store';
 import type { ExportKind } from './export-approved';
 import type { PushOutcome, PushTaskInput } from './push-task';
+import type { RemoteSummary } from '../remotes/remotes';
 import type { ListTasksQueryInput } from './list-tasks-query';
 import type { CompareCell, CompareMatrix } from './compare';
 import type {
@@ -196,6 +197,8 @@ export interface TaskServiceApi {
    * git's reason, STALE_DIFF when the approval is not on the current diff.
    */
   push(taskId: string, input: PushTaskInput, actor: Actor): Promise<PushOutcome>;
+  /** The remotes a push may go to: names, URLs and forges, never a credential. */
+  listRemotes(actor: Actor): Promise<readonly RemoteSummary[]>;
   /**
    * Compare-and-set on the hash: STALE_DIFF (409) when it is not the current diff's. Only a task
    * awaiting review takes a verdict (an approval is changed only by reopening it first).

@@ -1,5 +1,6 @@
 import type { Db } from '../db/client';
 import { AppError } from '../errors/app-error';
+import { listRemotes } from '../remotes/remotes';
 import type { SecretBox } from '../remotes/secret-box';
 import type { GitUrlPolicy } from '../engine/intake';
 import type { Hypothesis } from '../engine/shadow';
@@ -166,6 +167,10 @@ export class TaskService implements TaskServiceApi {
       throw new AppError('INVALID_STATE', 'this process has no key to open remotes with');
     }
     return pushTask({ ...this.deps, secrets }, taskId, input, actor);
+  }
+
+  async listRemotes(_actor: Actor) {
+    return (await listRemotes(this.deps.db)).map(({ name, url, forge }) => ({ name, url, forge }));
   }
 
   async exportApproved(taskId: string, what: ExportKind, actor: Actor) {

@@ -278,6 +278,8 @@ export const taskViewSchema = z.object({
     review: z.boolean(),
     comment: z.boolean(),
     reopen: z.boolean(),
+    /** Push the approved change to a configured remote (a reviewer; a task from a Git URL). */
+    push: z.boolean(),
     /** Send the newest checkpoint to review now (it waits for hypotheses, beyond the baseline). */
     sendToReview: z.boolean(),
     /** Accept tests of `knownFailureOffer` as known failures. */

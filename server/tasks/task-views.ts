@@ -231,6 +231,7 @@ function allowedActions(
     checkpointSha: string | null;
     baselineCommit: string | null;
     reviewPartial: boolean;
+    sourceKind: string;
   },
   status: TaskStatus,
   offered: boolean,
@@ -246,6 +247,8 @@ function allowedActions(
     review: rights.has('review') && status === 'awaiting_review',
     comment: rights.has('comment') && status === 'awaiting_review',
     reopen: rights.has('reopen') && status === 'approved',
+    // A Git URL's task only: its baseline is a commit of the team's repository.
+    push: rights.has('review') && status === 'approved' && task.sourceKind === 'git',
     sendToReview:
       rights.has('steer') &&
       active &&

@@ -165,6 +165,7 @@ const view: TaskView = {
     review: true,
     comment: true,
     reopen: false,
+    push: false,
     sendToReview: false,
     acceptKnownFailures: false,
   },

@@ -24,6 +24,7 @@ import type { CompareCell, CompareMatrix } from '../../../tasks/compare';
 import { formatRef, type InterdiffQuery, type InterdiffView } from '../../../tasks/interdiff-refs';
 import type { ExportKind } from '../../../tasks/export-approved';
 import type { PushOutcome, PushTaskInput } from '../../../tasks/push-task';
+import type { RemoteSummary } from '../../../remotes/remotes';
 import type { PromoteInput } from '../../../tasks/promote-input';
 import {
   decodeCursor,
@@ -321,6 +322,14 @@ export class FakeTaskService implements TaskServiceApi {
     };
   }
 
+  /** The remotes `listRemotes` answers. */
+  readonly remotes: { name: string; url: string; forge: 'github' | 'gitea' | null }[] = [];
+
+  listRemotes(actor: Actor): Promise<readonly RemoteSummary[]> {
+    this.readers.push({ method: 'listRemotes', taskId: null, actor });
+    return Promise.resolve([...this.remotes]);
+  }
+
   /** Records the push; answers as a remote that took it would. */
   readonly pushes: { taskId: string; input: PushTaskInput; actor: Actor }[] = [];
 
@@ -592,6 +601,7 @@ function actionsFor(status: TaskView['status']): TaskView['can'] {
     review: status === 'awaiting_review',
     comment: status === 'awaiting_review',
     reopen: status === 'approved',
+    push: status === 'approved',
     sendToReview: status === 'awaiting_hypotheses',
     acceptKnownFailures: status === 'awaiting_hypotheses',
   };

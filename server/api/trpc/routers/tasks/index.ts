@@ -8,6 +8,7 @@ import { interdiff } from './interdiff';
 import { listFiles } from './list-files';
 import { listTasks } from './list-tasks';
 import { promote } from './promote';
+import { push, remotes } from './push';
 import { readFile } from './read-file';
 import { reopenTask } from './reopen-task';
 import { reviewTask } from './review-task';
@@ -29,6 +30,8 @@ export const tasksRouter = router({
   sendToReview,
   acceptKnownFailures,
   promote,
+  push,
+  remotes,
   diff: getDiff,
   compare,
   compareCell,
