@@ -35,7 +35,7 @@ const located = new Map([
   ['server/db/migration-files.ts', 'two levels up is the checkout from server/db/ and dist/cli/'],
   ['server/db/schema-engine.ts', 'createRequire only: packages resolve from dist/cli/ as well'],
   ['server/engine/egress/forwarder.ts', 'its egress-forwarder.mjs is copied next to the chunks'],
-  ['server/engine/landing/push-commits.ts', 'its git-askpass.sh is copied next to the chunks'],
+  ['server/engine/workspace/git-credential.ts', 'its git-askpass.sh is copied next to the chunks'],
   ['server/db/generated/sqlite/client.ts', "sets __dirname, which Prisma's runtime never reads"],
   ['server/db/generated/postgres/client.ts', "sets __dirname, which Prisma's runtime never reads"],
   [
@@ -46,7 +46,7 @@ const located = new Map([
 /** Files read at run time next to the module that names them (see `located`). */
 const assets = [
   'server/engine/egress/egress-forwarder.mjs',
-  'server/engine/landing/git-askpass.sh',
+  'server/engine/workspace/git-askpass.sh',
 ];
 
 const selfLocating = /\bimport\.meta\.(url|dirname|filename)\b/;

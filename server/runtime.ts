@@ -2,6 +2,7 @@ import { chmod, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { browserOrigins } from './api/browser-origin';
 import { createAccounts, loadAuthSecret, type Accounts } from './auth';
+import { credentialForSource } from './remotes/remotes';
 import { loadSecretBox } from './remotes/secret-box';
 import { createDb, type Db } from './db/client';
 import { migrateDatabase } from './db/migrate';
@@ -196,12 +197,16 @@ export async function createRuntime(
     ...(env.runLimits === undefined ? {} : { limits: env.runLimits }),
     ...(env.hardMaxRunLimits === undefined ? {} : { hardMaxLimits: env.hardMaxRunLimits }),
   });
+  // Seals and opens remotes' credentials: pushes (web) and private forges' clones (workers).
+  const secrets = await loadSecretBox(env.dataDir, env.secretsKey);
   const deps: LoopDeps = {
     store,
     workspaces: createGitWorkspaces({
       layout,
       // The same policy as creation: a forge admitted there is cloned here.
       gitPolicy,
+      // A team's private forge: cloned with the credential of the remote configured for it.
+      credentialFor: (url) => credentialForSource({ db, box: secrets }, url),
       ...(shared.bundles === undefined ? {} : { bundles: shared.bundles }),
     }),
     shadows,
@@ -245,7 +250,7 @@ export async function createRuntime(
     layout,
     ...(shared.bundles === undefined ? {} : { bundles: shared.bundles }),
     gitPolicy,
-    secrets: await loadSecretBox(env.dataDir, env.secretsKey),
+    secrets,
     clock: systemClock,
     llmAvailable: llm !== null,
     ...(llm === null ? {} : { defaultTaskTokenBudget: llm.defaultTaskTokenBudget }),

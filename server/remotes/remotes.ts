@@ -174,3 +174,26 @@ function infoOf(row: {
     createdAt: row.createdAt,
   };
 }
+
+/**
+ * The credential of the remote configured for exactly this repository (same scheme, host, port
+ * and path, `.git` or not), to clone a team's private repository with; null when none is.
+ */
+export async function credentialForSource(
+  deps: Pick<RemoteDeps, 'db' | 'box'>,
+  url: string,
+): Promise<{ username: string; secret: string } | null> {
+  const wanted = repositoryKey(url);
+  if (wanted === null) return null;
+  const rows = await deps.db.remote.findMany({ orderBy: { name: 'asc' } });
+  const row = rows.find((candidate) => repositoryKey(candidate.url) === wanted);
+  if (row === undefined) return null;
+  return { username: row.username ?? 'shadowbox', secret: deps.box.open(row.secretBox, row.name) };
+}
+
+function repositoryKey(url: string): string | null {
+  const parsed = URL.parse(url);
+  if (parsed === null) return null;
+  const path = parsed.pathname.replace(/\/+$/, '').replace(/\.git$/, '');
+  return `${parsed.protocol}//${parsed.host.toLowerCase()}${path}`;
+}

@@ -1,5 +1,5 @@
 // Pushing an approved change (#25 item 3) to a team's forge: a real `git http-backend` on loopback
-// behind basic auth. The push lands exactly the approved commit on shadowbox/<task>; a branch
+// behind basic auth, which the task is also cloned from with the remote's credential. The push lands exactly the approved commit on shadowbox/<task>; a branch
 // someone else moved is refused by the lease; a wrong credential gives a readable refusal; and the
 // credential is in no file of the data directory, no event, no audit row, no error and no
 // process's command line while git runs.
@@ -14,11 +14,7 @@ import { loadSecretBox } from '../remotes/secret-box';
 import type { ServerRuntime } from '../runtime';
 import { cliActor } from '../auth/actor';
 import { tokenIn, userIn } from '../test-support/actors';
-import {
-  startAuthGitHttpServer,
-  startGitHttpServer,
-  type LoopbackServer,
-} from '../test-support/git-http-server';
+import { startAuthGitHttpServer, type LoopbackServer } from '../test-support/git-http-server';
 import { fakeForgeHandler } from '../test-support/fake-forge';
 import { openScratchRuntime, type ScratchRuntime } from '../test-support/scratch-runtime';
 import { waitForView } from '../test-support/task-waits';
@@ -42,7 +38,6 @@ const gitEnv = {
 let root: string;
 let upstream: string;
 let baseline: string;
-let anonymous: LoopbackServer;
 let forge: LoopbackServer & { readonly authorizations: string[] };
 let api: ReturnType<typeof fakeForgeHandler>;
 let scratch: ScratchRuntime;
@@ -102,7 +97,6 @@ beforeAll(async () => {
   upstream = path.join(root, 'team', 'app.git');
   await execa('git', ['clone', '-q', '--bare', work, upstream], { env: gitEnv });
   baseline = await upstreamGit(['rev-parse', 'refs/heads/main']);
-  anonymous = await startGitHttpServer(root);
   api = fakeForgeHandler(
     { owner: 'team', name: 'app', token: secret, defaultBranch: 'main' },
     () => `http://127.0.0.1:${forge.port}`,
@@ -151,7 +145,9 @@ beforeAll(async () => {
   reviewer = await userIn(runtime.db, 'rita', 'reviewer');
   ({ id: taskId } = await runtime.tasks.createTask(
     {
-      source: { kind: 'git', url: `http://127.0.0.1:${anonymous.port}/team/app.git` },
+      // The forge's own URL, behind basic auth: cloned with the credential of the remote configured
+      // for exactly this repository ('forge', the first of the three by name).
+      source: { kind: 'git', url: remoteUrl },
       title: 'add subtracts',
       testCommand: ['python3', '-m', 'pytest', '-q'],
       maxIterations: 2,
@@ -177,7 +173,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await scratch.close();
-  await anonymous.close();
   await forge.close();
   await rm(root, { recursive: true, force: true });
 });

@@ -2,6 +2,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { EventSink } from '../ports';
 import { runGit } from '../workspace/git';
+import { credentialEnv, scrubSecret, type GitCredential } from '../workspace/git-credential';
 import type { PinnedGitUrl } from './git-url-policy';
 import { gitProgressParser } from './git-progress';
 import type { IntakeEvent } from './intake-events';
@@ -51,8 +52,11 @@ export async function cloneBare(options: {
   readonly bareDir: string;
   readonly caps: CloneCaps;
   readonly events: EventSink<IntakeEvent>;
+  /** A team forge's credential for this repository (a configured remote's), else none. */
+  readonly credential?: GitCredential | null;
 }): Promise<void> {
   const { url, bareDir, caps, events } = options;
+  const credential = options.credential ?? null;
   const parent = dirname(bareDir);
   const abort = new AbortController();
   const watched = { tooLarge: false }; // set from the polling timer
@@ -70,7 +74,11 @@ export async function cloneBare(options: {
       cwd: parent,
       config: transportConfig(url),
       // Discovery must not climb into whatever repository happens to contain the data directory.
-      env: { GIT_ALLOW_PROTOCOL: url.protocol, GIT_CEILING_DIRECTORIES: parent },
+      env: {
+        GIT_ALLOW_PROTOCOL: url.protocol,
+        GIT_CEILING_DIRECTORIES: parent,
+        ...credentialEnv(credential),
+      },
       args: ['clone', '--bare', '--progress', '--', url.href, bareDir],
       timeoutMs: caps.timeoutMs,
       signal: abort.signal,
@@ -83,7 +91,10 @@ export async function cloneBare(options: {
     }
     if (output.timedOut) throw reject('GIT_TIMEOUT', `clone took longer than ${caps.timeoutMs} ms`);
     if (output.exitCode === 0) return;
-    const message = output.stderr.split('\n').find((line) => line.startsWith('fatal:')) ?? '';
+    const message = scrubSecret(
+      output.stderr.split('\n').find((line) => line.startsWith('fatal:')) ?? '',
+      credential,
+    );
     if (/returned error: 30[1278]|redirect/i.test(message)) {
       throw reject('GIT_REDIRECT', 'the server answered with a redirect, which is not followed');
     }

@@ -1,10 +1,13 @@
-import { existsSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { AppError } from '../../errors/app-error';
 import { transportConfig, type PinnedGitUrl } from '../intake';
 import { runGit } from '../workspace/git';
-import { withExportRepo, type ExportOptions } from '../workspace';
+import {
+  credentialEnv,
+  scrubSecret,
+  withExportRepo,
+  type ExportOptions,
+  type GitCredential,
+} from '../workspace';
 
 export interface PushOptions {
   /** The commits to push, rewritten on the baseline (see `withExportRepo`). */
@@ -17,7 +20,7 @@ export interface PushOptions {
    * commit Shadowbox pushed there last, or null for a branch that must not exist yet.
    */
   readonly expected: string | null;
-  readonly credential: { readonly username: string; readonly secret: string } | null;
+  readonly credential: GitCredential | null;
   readonly timeoutMs?: number;
 }
 
@@ -43,20 +46,13 @@ export async function pushCommits(options: PushOptions): Promise<PushResult> {
         `branch ${JSON.stringify(options.branch)} is not a valid branch name`,
       );
     }
-    const secret = options.credential?.secret ?? null;
     const output = await runGit({
       gitDir: repo,
       config: transportConfig(options.url),
       env: {
         GIT_ALLOW_PROTOCOL: options.url.protocol,
         GIT_TERMINAL_PROMPT: '0',
-        ...(options.credential === null
-          ? {}
-          : {
-              GIT_ASKPASS: askpassPath(),
-              SHADOWBOX_GIT_USERNAME: options.credential.username,
-              SHADOWBOX_GIT_PASSWORD: options.credential.secret,
-            }),
+        ...credentialEnv(options.credential),
       },
       args: [
         'push',
@@ -69,7 +65,10 @@ export async function pushCommits(options: PushOptions): Promise<PushResult> {
       ],
       timeoutMs: options.timeoutMs ?? 5 * 60_000,
     });
-    const said = scrub(`${output.stdout.toString('utf8')}\n${output.stderr}`, secret);
+    const said = scrubSecret(
+      `${output.stdout.toString('utf8')}\n${output.stderr}`,
+      options.credential,
+    );
     if (output.timedOut) {
       throw new AppError(
         'PUSH_REJECTED',
@@ -102,26 +101,4 @@ function reasonOf(said: string, branch: string): string {
 function firstLine(text: string, pattern: RegExp): string | null {
   const match = pattern.exec(text);
   return match === null ? null : match[0].trim().slice(0, 300);
-}
-
-/** The secret, and its URL-encoded form, never leave in a message. */
-function scrub(text: string, secret: string | null): string {
-  if (secret === null || secret === '') return text;
-  return text.replaceAll(secret, '***').replaceAll(encodeURIComponent(secret), '***');
-}
-
-function askpassPath(): string {
-  // Next to this module from source (tsx, vitest); in the checkout when a bundler moved the code.
-  const candidates = [
-    fileURLToPath(new URL('./git-askpass.sh', import.meta.url)),
-    path.join(process.cwd(), 'server', 'engine', 'landing', 'git-askpass.sh'),
-  ];
-  const file = candidates.find((candidate) => existsSync(candidate));
-  if (file === undefined) {
-    throw new AppError(
-      'INTERNAL',
-      `git-askpass.sh is missing (looked at ${candidates.join(', ')})`,
-    );
-  }
-  return file;
 }

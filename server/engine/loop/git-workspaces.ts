@@ -6,6 +6,7 @@ import type { IntakeCaps } from '../intake/intake-caps';
 import type { BundleStore } from '../workspace/bundle-store';
 import { createSourceFromGit } from '../workspace/create-source';
 import { git } from '../workspace/git';
+import type { GitCredential } from '../workspace/git-credential';
 import { withRepoLock } from '../workspace/repo-lock';
 import { keepBundle, restoreSource } from '../workspace/source-bundles';
 import { TaskWorktree } from '../workspace/task-worktree';
@@ -17,6 +18,8 @@ export interface GitWorkspacesOptions {
   readonly layout: WorkspaceLayout;
   readonly caps?: Partial<IntakeCaps>;
   readonly gitPolicy?: GitUrlPolicy;
+  /** The credential of a configured remote for a source's URL (a team's private forge), if any. */
+  readonly credentialFor?: (url: string) => Promise<GitCredential | null>;
   /**
    * Where each source's baseline and every checkpoint are kept beyond this disk, so another worker
    * can rebuild the workspace; without it the workspace lives only here (one machine).
@@ -56,6 +59,7 @@ export function createGitWorkspaces(options: GitWorkspacesOptions): WorkspacePor
           ...(task.source.ref === null ? {} : { ref: task.source.ref }),
           ...(options.caps === undefined ? {} : { caps: options.caps }),
           ...(options.gitPolicy === undefined ? {} : { policy: options.gitPolicy }),
+          credential: (await options.credentialFor?.(task.source.url)) ?? null,
           events,
         });
         if (!created.ok)

@@ -9,6 +9,7 @@ import { ingestArchive } from '../intake/ingest-archive';
 import { resolveIntakeCaps, type IntakeCaps } from '../intake/intake-caps';
 import type { IntakeEvent } from '../intake/intake-events';
 import { asRejectedResult, type IntakeResult } from '../intake/intake-result';
+import type { GitCredential } from './git-credential';
 import { git } from './git';
 import {
   importDirectory,
@@ -68,6 +69,8 @@ export async function createSourceFromGit(
     readonly ref?: string;
     readonly policy?: GitUrlPolicy;
     readonly cloneCaps?: Partial<CloneCaps>;
+    /** A configured remote's credential for this repository (a team's private forge). */
+    readonly credential?: GitCredential | null;
   },
 ): Promise<IntakeResult<CreatedSource>> {
   const events: EventSink<IntakeEvent> = options.events ?? discardEvents;
@@ -81,6 +84,7 @@ export async function createSourceFromGit(
       bareDir: gitDir,
       caps: { ...defaultCloneCaps, ...options.cloneCaps },
       events,
+      credential: options.credential ?? null,
     });
     const commit = await resolveRef(gitDir, options.ref);
     const summary = await checkGitTree(gitDir, commit, resolveIntakeCaps(options.caps));

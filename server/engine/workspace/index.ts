@@ -11,6 +11,7 @@ export {
   type GitIdentity,
 } from './export-commits';
 export { commitTree, treeWithEdits, type TreeEdit } from './hypothesis-tree';
+export { credentialEnv, scrubSecret, type GitCredential } from './git-credential';
 export { pruneStaleWorktrees } from './prune-worktrees';
 export { keepBundle, restoreSource } from './source-bundles';
 export { importDirectory, initBare, type SourceRepo } from './source-repo';
