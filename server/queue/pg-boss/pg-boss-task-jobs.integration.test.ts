@@ -200,6 +200,41 @@ describe.skipIf(skip)('pg-boss task jobs on PostgreSQL', () => {
     expect(await unfinishedJobs(worker)).toBe(0);
   });
 
+  it('keeps one chain of three attempts while wakes keep arriving from two processes', async () => {
+    const onGiveUp = vi.fn(() => Promise.resolve());
+    let attempts = 0;
+    const worker = await start({
+      handler: {
+        // As `stepTask` does, a given-up task's step has nothing left to do.
+        step: async () => {
+          if (onGiveUp.mock.calls.length > 0) return { kind: 'done' };
+          attempts++;
+          throw new Error('the step broke');
+        },
+        onGiveUp,
+      },
+    });
+    const web = await start(null);
+    const taskId = await newTask(db);
+    await worker.schedule(taskId);
+    // Wakes land in every phase of the chain: while a step runs, as its failure is recorded,
+    // during the backoff, and as a retry is fetched.
+    let waking = true;
+    const wakes = (async () => {
+      for (let n = 0; waking; n++) {
+        await (n % 2 === 0 ? worker : web).schedule(taskId);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+    })();
+    await vi.waitFor(() => expect(onGiveUp).toHaveBeenCalledOnce(), eventually);
+    waking = false;
+    await wakes;
+    // Whatever the last wakes started has ended: the task was given up, so nothing fails again.
+    await vi.waitFor(() => expect(unfinishedJobs(worker)).resolves.toBe(0), eventually);
+    expect(attempts).toBe(3);
+    expect(onGiveUp).toHaveBeenCalledOnce();
+  });
+
   async function jobsIn(worker: PgBossTaskJobs, states: string): Promise<number> {
     const rows = await queryRows(
       database.scratch.config,

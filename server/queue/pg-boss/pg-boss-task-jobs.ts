@@ -204,6 +204,9 @@ export class PgBossTaskJobs implements TaskJobs {
         this.notifyLoops();
         return true;
       },
+      failForRetry: async (job, error) => {
+        await this.boss.boss.fail(stepQueue(id), job.id, asJobOutput(error));
+      },
       dispatch: (taskId, followUp, priority) => this.dispatch(taskId, followUp, priority),
       watch,
       clock: () => new Date(),
@@ -251,4 +254,9 @@ function positive(value: number, name: string): number {
     throw new AppError('INVALID_ARGUMENT', `${name} must be a whole number ≥ 1, got ${value}`);
   }
   return value;
+}
+
+/** A failed job's output as pg-boss stores it (it serialises an `Error` with its stack). */
+function asJobOutput(error: unknown): object {
+  return typeof error === 'object' && error !== null ? error : { value: String(error) };
 }

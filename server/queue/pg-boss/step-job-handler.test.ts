@@ -15,6 +15,7 @@ function setUp(overrides: Partial<StepJobHandlerDeps> = {}) {
     onGiveUp: vi.fn(() => Promise.resolve()),
     holderOf: () => Promise.resolve('me'),
     hurryRetry: () => Promise.resolve(false),
+    failForRetry: vi.fn(() => Promise.resolve()),
     dispatch: (taskId, followUp, priority) => {
       sent.push({ taskId, followUp, priority });
       return Promise.resolve();
@@ -83,14 +84,61 @@ describe('StepJobHandler', () => {
     expect(sent).toEqual([{ taskId: 't', followUp: { lane: 'now' }, priority: 1 }]);
   });
 
-  it('throws a failing step for pg-boss to retry, and gives the task up on the last attempt', async () => {
+  it('fails a failing step for pg-boss to retry, and gives the task up on the last attempt', async () => {
     const error = new Error('broken');
     const onGiveUp = vi.fn(() => Promise.resolve());
-    const { handler } = setUp({ step: () => Promise.reject(error), onGiveUp });
-    await expect(handler.handle(job('t', 1))).rejects.toBe(error);
+    const { handler, deps } = setUp({ step: () => Promise.reject(error), onGiveUp });
+    await handler.handle(job('t', 1));
+    expect(deps.failForRetry).toHaveBeenCalledWith(job('t', 1), error);
     expect(onGiveUp).not.toHaveBeenCalled();
     await handler.handle(job('t', 2));
+    expect(deps.failForRetry).toHaveBeenCalledOnce();
     expect(onGiveUp).toHaveBeenCalledWith('t', error);
+  });
+
+  it('holds the task until the failure is recorded: a job fetched meanwhile runs no step', async () => {
+    const recorded = deferred();
+    const step = vi.fn(() => Promise.reject(new Error('broken')));
+    const { handler, sent } = setUp({ step, failForRetry: () => recorded.promise });
+    const failing = handler.handle(job('t', 0, 'a'));
+    await vi.waitFor(() => expect(step).toHaveBeenCalledOnce());
+    await handler.handle(job('t', 0, 'wake'));
+    recorded.resolve();
+    await failing;
+    // The wake neither ran a step nor reran one after the failure: the retry follows instead.
+    expect(step).toHaveBeenCalledOnce();
+    expect(sent).toEqual([]);
+  });
+
+  it("counts attempts per task: a wake that ran in a retry's place carries on its count", async () => {
+    const error = new Error('broken');
+    const onGiveUp = vi.fn(() => Promise.resolve());
+    const step = vi.fn(() => Promise.reject(error));
+    const { handler, deps } = setUp({ step, onGiveUp });
+    await handler.handle(job('t', 0, 'first'));
+    // The first job's retry was absorbed into a wake, which runs with a count of its own.
+    await handler.handle(job('t', 0, 'wake'));
+    await handler.handle(job('t', 1, 'wake'));
+    expect(step).toHaveBeenCalledTimes(3);
+    expect(deps.failForRetry).toHaveBeenCalledTimes(2);
+    expect(onGiveUp).toHaveBeenCalledOnce();
+  });
+
+  it('starts the count again once a step succeeds', async () => {
+    let fail = true;
+    const onGiveUp = vi.fn(() => Promise.resolve());
+    const { handler, deps } = setUp({
+      step: () => (fail ? Promise.reject(new Error('broken')) : Promise.resolve({ kind: 'done' })),
+      onGiveUp,
+    });
+    await handler.handle(job('t', 0));
+    await handler.handle(job('t', 1));
+    fail = false;
+    await handler.handle(job('t', 2));
+    fail = true;
+    await handler.handle(job('t', 0, 'later'));
+    expect(deps.failForRetry).toHaveBeenCalledTimes(3);
+    expect(onGiveUp).not.toHaveBeenCalled();
   });
 
   it('brings a waiting retry forward for a job that arrives in its backoff, running nothing', async () => {
@@ -128,15 +176,27 @@ describe('StepJobHandler', () => {
     const down = new Error('database down');
     const logger = { error: vi.fn(), warn: vi.fn() };
     const step = vi.fn(() => Promise.resolve<StepOutcome>({ kind: 'continue' }));
-    const { handler } = setUp({ step, logger, dispatch: () => Promise.reject(down) });
-    await expect(handler.handle(job('t', 0))).rejects.toBe(down);
-    // On the last attempt a throw would only end the job: it is logged, the task waits for a wake.
+    const { handler, deps } = setUp({ step, logger, dispatch: () => Promise.reject(down) });
+    await handler.handle(job('t', 0));
+    expect(deps.failForRetry).toHaveBeenCalledWith(job('t', 0), down);
+    // On the last attempt a retry would only end the job: it is logged, the task waits for a wake.
     await handler.handle(job('t', 2));
     expect(step).toHaveBeenCalledTimes(2);
+    expect(deps.failForRetry).toHaveBeenCalledOnce();
     expect(logger.error).toHaveBeenCalledWith(
       '[pg-boss] sending the next job failed on the last attempt',
       expect.objectContaining({ taskId: 't', error: down }),
     );
+  });
+
+  it('throws for pg-boss to fail the job when failing it here fails', async () => {
+    const down = new Error('database down');
+    const { handler } = setUp({
+      step: () => Promise.reject(new Error('broken')),
+      failForRetry: () => Promise.reject(down),
+    });
+    await expect(handler.handle(job('t', 0))).rejects.toBe(down);
+    expect(handler.runningCount()).toBe(0);
   });
 
   it('counts no attempt and asks for nothing when its job is cancelled mid-step', async () => {

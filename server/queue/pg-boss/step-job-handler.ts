@@ -24,6 +24,13 @@ export interface StepJobHandlerDeps {
    * false when none waits. The retry keeps its count of attempts.
    */
   hurryRetry(taskId: string): Promise<boolean>;
+  /**
+   * Fails the job for pg-boss to retry after its backoff (pg-boss's `fail`). The handler does it
+   * itself, while it still holds the task, rather than throwing: pg-boss records a thrown job's
+   * failure only after the handler has let go, and a wake fetched in between would find neither
+   * a running step nor a waiting retry, and start a second chain of attempts.
+   */
+  failForRetry(job: StepJob, error: unknown): Promise<void>;
   /** Sends the task a job on the queue of the worker holding it (placing it first if need be). */
   dispatch(taskId: string, followUp: NonNullable<FollowUp>, priority: number): Promise<void>;
   /** Aborts a step whose job stops being active (see `JobWatch`). */
@@ -46,7 +53,8 @@ interface RunningStep {
 
 /**
  * Runs the step of one fetched job, for the pg-boss adapter. pg-boss completes the job when this
- * returns and fails it (then retries it with backoff, up to its retry limit) when this throws.
+ * returns (a no-op for a job already failed here through `failForRetry`), and fails it for a
+ * retry when this throws (only when failing it here failed too).
  *
  * - A job for a task another worker now holds (moved after this one was thought dead) runs
  *   nothing here: it is sent on to the holder.
@@ -57,6 +65,9 @@ interface RunningStep {
  *   that arrives while such a retry waits out its backoff brings the retry forward and runs
  *   nothing itself: one chain of attempts per task, as the local queue keeps it. A next
  *   job that cannot be sent fails the job too (its retry runs one more step and sends it then).
+ * - Attempts are counted per task, not per job: a wake that ran in place of a retry (fetched in
+ *   the same instant, the retry absorbed into it) carries on the chain's count, so a task whose
+ *   step keeps failing has exactly `retryLimit + 1` attempts, then one give-up.
  * - An aborted step (cancelled, moved, expired, or this worker draining) counts no attempt and
  *   asks for nothing: whoever aborted it sends the next job (the cancel, the takeover, the drain's
  *   hand-over of `drain()`'s list).
@@ -64,6 +75,8 @@ interface RunningStep {
 export class StepJobHandler {
   private readonly running = new Map<string, RunningStep>();
   private readonly handBack = new Set<string>();
+  /** Failed attempts in a row of each task whose step failed here and waits for its retry. */
+  private readonly failures = new Map<string, number>();
   private draining = false;
 
   constructor(private readonly deps: StepJobHandlerDeps) {}
@@ -156,25 +169,22 @@ export class StepJobHandler {
     return [...this.handBack];
   }
 
-  /** Runs the step; false when it failed for good (given up), true otherwise. */
+  /** Runs the step; false when it failed (its retry or the give-up follows), true otherwise. */
   private async run(job: StepJob, signal: AbortSignal): Promise<boolean> {
     const { taskId } = job.data;
     let outcome: StepOutcome;
     try {
       outcome = await this.deps.step(taskId, signal);
     } catch (error) {
-      if (signal.aborted) return true;
-      if (job.retryCount < job.retryLimit) {
-        this.deps.logger.warn('[pg-boss] step failed; pg-boss retries it', {
-          taskId,
-          jobId: job.id,
-          error,
-        });
-        throw error;
+      if (signal.aborted) {
+        this.failures.delete(taskId);
+        return true;
       }
+      if (await this.retry(job, error, '[pg-boss] step failed; pg-boss retries it')) return false;
       await this.giveUp(taskId, error);
       return false;
     }
+    this.failures.delete(taskId);
     if (signal.aborted) return true;
     const next = followUpOf(outcome, this.deps.clock());
     if (next === null) return true;
@@ -185,20 +195,28 @@ export class StepJobHandler {
       // again, which runs one more step and sends the job then (an extra step is harmless). On
       // the last attempt there is nothing left to retry with: the task waits for its next wake
       // (a person's action, or a takeover's sweep).
-      if (job.retryCount < job.retryLimit) {
-        this.deps.logger.warn('[pg-boss] sending the next job failed; pg-boss retries the step', {
-          taskId,
-          jobId: job.id,
-          error,
-        });
-        throw error;
-      }
+      const message = '[pg-boss] sending the next job failed; pg-boss retries the step';
+      if (await this.retry(job, error, message)) return false;
       this.deps.logger.error('[pg-boss] sending the next job failed on the last attempt', {
         taskId,
         jobId: job.id,
         error,
       });
     }
+    return true;
+  }
+
+  /** Fails the job for pg-boss to retry; false when the task has no attempt left. */
+  private async retry(job: StepJob, error: unknown, message: string): Promise<boolean> {
+    const { taskId } = job.data;
+    const failed = Math.max(job.retryCount, this.failures.get(taskId) ?? 0);
+    if (failed >= job.retryLimit) {
+      this.failures.delete(taskId);
+      return false;
+    }
+    this.deps.logger.warn(message, { taskId, jobId: job.id, error });
+    this.failures.set(taskId, failed + 1);
+    await this.deps.failForRetry(job, error);
     return true;
   }
 
