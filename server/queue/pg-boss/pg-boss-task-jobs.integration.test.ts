@@ -206,10 +206,10 @@ describe.skipIf(skip)('pg-boss task jobs on PostgreSQL', () => {
     const worker = await start({
       handler: {
         // As `stepTask` does, a given-up task's step has nothing left to do.
-        step: async () => {
-          if (onGiveUp.mock.calls.length > 0) return { kind: 'done' };
+        step: () => {
+          if (onGiveUp.mock.calls.length > 0) return Promise.resolve({ kind: 'done' });
           attempts++;
-          throw new Error('the step broke');
+          return Promise.reject(new Error('the step broke'));
         },
         onGiveUp,
       },
@@ -219,15 +219,13 @@ describe.skipIf(skip)('pg-boss task jobs on PostgreSQL', () => {
     await worker.schedule(taskId);
     // Wakes land in every phase of the chain: while a step runs, as its failure is recorded,
     // during the backoff, and as a retry is fetched.
-    let waking = true;
     const wakes = (async () => {
-      for (let n = 0; waking; n++) {
+      for (let n = 0; onGiveUp.mock.calls.length === 0; n++) {
         await (n % 2 === 0 ? worker : web).schedule(taskId);
         await new Promise((resolve) => setTimeout(resolve, 5));
       }
     })();
     await vi.waitFor(() => expect(onGiveUp).toHaveBeenCalledOnce(), eventually);
-    waking = false;
     await wakes;
     // Whatever the last wakes started has ended: the task was given up, so nothing fails again.
     await vi.waitFor(() => expect(unfinishedJobs(worker)).resolves.toBe(0), eventually);

@@ -9,13 +9,14 @@ const now = new Date('2030-01-01T00:00:00.000Z');
 function setUp(overrides: Partial<StepJobHandlerDeps> = {}) {
   const sent: { taskId: string; followUp: NonNullable<FollowUp>; priority: number }[] = [];
   const watched = new Map<string, AbortController>();
+  const failForRetry = vi.fn((_job: StepJob, _error: unknown) => Promise.resolve());
   const deps: StepJobHandlerDeps = {
     workerId: 'me',
     step: () => Promise.resolve({ kind: 'done' }),
     onGiveUp: vi.fn(() => Promise.resolve()),
     holderOf: () => Promise.resolve('me'),
     hurryRetry: () => Promise.resolve(false),
-    failForRetry: vi.fn(() => Promise.resolve()),
+    failForRetry,
     dispatch: (taskId, followUp, priority) => {
       sent.push({ taskId, followUp, priority });
       return Promise.resolve();
@@ -28,7 +29,7 @@ function setUp(overrides: Partial<StepJobHandlerDeps> = {}) {
     logger: { error: vi.fn(), warn: vi.fn() },
     ...overrides,
   };
-  return { handler: new StepJobHandler(deps), sent, watched, deps };
+  return { handler: new StepJobHandler(deps), sent, watched, failForRetry };
 }
 
 const job = (taskId: string, retryCount = 0, id = `job-${taskId}-${retryCount}`): StepJob => ({
@@ -87,12 +88,12 @@ describe('StepJobHandler', () => {
   it('fails a failing step for pg-boss to retry, and gives the task up on the last attempt', async () => {
     const error = new Error('broken');
     const onGiveUp = vi.fn(() => Promise.resolve());
-    const { handler, deps } = setUp({ step: () => Promise.reject(error), onGiveUp });
+    const { handler, failForRetry } = setUp({ step: () => Promise.reject(error), onGiveUp });
     await handler.handle(job('t', 1));
-    expect(deps.failForRetry).toHaveBeenCalledWith(job('t', 1), error);
+    expect(failForRetry).toHaveBeenCalledWith(job('t', 1), error);
     expect(onGiveUp).not.toHaveBeenCalled();
     await handler.handle(job('t', 2));
-    expect(deps.failForRetry).toHaveBeenCalledOnce();
+    expect(failForRetry).toHaveBeenCalledOnce();
     expect(onGiveUp).toHaveBeenCalledWith('t', error);
   });
 
@@ -114,20 +115,20 @@ describe('StepJobHandler', () => {
     const error = new Error('broken');
     const onGiveUp = vi.fn(() => Promise.resolve());
     const step = vi.fn(() => Promise.reject(error));
-    const { handler, deps } = setUp({ step, onGiveUp });
+    const { handler, failForRetry } = setUp({ step, onGiveUp });
     await handler.handle(job('t', 0, 'first'));
     // The first job's retry was absorbed into a wake, which runs with a count of its own.
     await handler.handle(job('t', 0, 'wake'));
     await handler.handle(job('t', 1, 'wake'));
     expect(step).toHaveBeenCalledTimes(3);
-    expect(deps.failForRetry).toHaveBeenCalledTimes(2);
+    expect(failForRetry).toHaveBeenCalledTimes(2);
     expect(onGiveUp).toHaveBeenCalledOnce();
   });
 
   it('starts the count again once a step succeeds', async () => {
     let fail = true;
     const onGiveUp = vi.fn(() => Promise.resolve());
-    const { handler, deps } = setUp({
+    const { handler, failForRetry } = setUp({
       step: () => (fail ? Promise.reject(new Error('broken')) : Promise.resolve({ kind: 'done' })),
       onGiveUp,
     });
@@ -137,7 +138,7 @@ describe('StepJobHandler', () => {
     await handler.handle(job('t', 2));
     fail = true;
     await handler.handle(job('t', 0, 'later'));
-    expect(deps.failForRetry).toHaveBeenCalledTimes(3);
+    expect(failForRetry).toHaveBeenCalledTimes(3);
     expect(onGiveUp).not.toHaveBeenCalled();
   });
 
@@ -176,13 +177,13 @@ describe('StepJobHandler', () => {
     const down = new Error('database down');
     const logger = { error: vi.fn(), warn: vi.fn() };
     const step = vi.fn(() => Promise.resolve<StepOutcome>({ kind: 'continue' }));
-    const { handler, deps } = setUp({ step, logger, dispatch: () => Promise.reject(down) });
+    const { handler, failForRetry } = setUp({ step, logger, dispatch: () => Promise.reject(down) });
     await handler.handle(job('t', 0));
-    expect(deps.failForRetry).toHaveBeenCalledWith(job('t', 0), down);
+    expect(failForRetry).toHaveBeenCalledWith(job('t', 0), down);
     // On the last attempt a retry would only end the job: it is logged, the task waits for a wake.
     await handler.handle(job('t', 2));
     expect(step).toHaveBeenCalledTimes(2);
-    expect(deps.failForRetry).toHaveBeenCalledOnce();
+    expect(failForRetry).toHaveBeenCalledOnce();
     expect(logger.error).toHaveBeenCalledWith(
       '[pg-boss] sending the next job failed on the last attempt',
       expect.objectContaining({ taskId: 't', error: down }),
