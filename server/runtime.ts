@@ -44,12 +44,15 @@ import { PrismaTaskStore } from './tasks/prisma-task-store';
 import { openSharedStorage } from './storage/shared-storage';
 import { TaskService } from './tasks/task-service';
 import { ReviewService, type ReviewServiceApi } from './reviews';
+import { BatchService, type BatchServiceApi } from './batches';
 
 /** What the transports (REST routes, tRPC, MCP) get from the server process. */
 export interface Runtime {
   readonly tasks: TaskServiceApi;
   /** The review conversation: threads on the diff, drafts, reviews and their rules. */
   readonly reviews: ReviewServiceApi;
+  /** Integration batches: approved tasks of one repository tested and landed together. */
+  readonly batches: BatchServiceApi;
   /** Resolves a `Authorization: Bearer …` header to a token actor; UNAUTHENTICATED otherwise. */
   authenticate(authorization: string | null): Promise<Actor>;
   /** Sign-in (better-auth), sessions, the set-up link, people's tokens, the audit log. */
@@ -268,6 +271,18 @@ export async function createRuntime(
     requireSecondReviewer: env.requireSecondReviewer ?? false,
     maxReviewRounds: env.maxReviewRounds,
   });
+  const batches = new BatchService({
+    db,
+    layout,
+    ...(shared.bundles === undefined ? {} : { bundles: shared.bundles }),
+    // A web process of a scale-out deployment has no sandbox of its own to test a batch in.
+    shadows: role === 'web' ? null : shadows,
+    gitPolicy,
+    secrets,
+    clock: systemClock,
+  });
+  // One process holds every batch test with SQLite: one still marked running was cut short.
+  if (env.database.provider === 'sqlite') await batches.recover();
   const accounts = await createAccountsOf(env, db);
   if (role !== 'worker') await accounts.announceSetupLink((line) => console.info(line));
   await jobs.start();
@@ -275,6 +290,7 @@ export async function createRuntime(
   return {
     tasks,
     reviews,
+    batches,
     authenticate: (authorization) => accounts.authenticate(authorization),
     accounts,
     uploadDir,
@@ -296,6 +312,7 @@ export async function createRuntime(
     role,
     workerId: jobs.workerId,
     async close() {
+      await batches.close();
       await jobs.stop();
       await shadows.settled();
       await shared.close();

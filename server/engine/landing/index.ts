@@ -10,3 +10,17 @@ export {
 } from './forge';
 export { giteaRepository } from './gitea-forge';
 export { githubRepository } from './github-forge';
+export {
+  applyInOrder,
+  diffCommits,
+  isAncestor,
+  mergeCommits,
+  openBatchRepo,
+  replayOnto,
+  treeChanges,
+  type BatchCommitter,
+  type ConflictFile,
+  type MergeOutcome,
+  type TreeChanges,
+} from './batch-git';
+export { findCulprits, type CulpritSearch, type TryMembers } from './find-culprits';

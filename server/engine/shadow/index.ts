@@ -24,4 +24,4 @@ export {
   workspaceEntries,
   type EntryLookup,
 } from './hypothesis-paths';
-export { type TestDelta } from './test-delta';
+export { compareTests, type TestDelta, type TestEvidence } from './test-delta';
