@@ -14,6 +14,7 @@ export function AccountBar({
       <p>
         Signed in as <strong>{username}</strong> ({role})
       </p>
+      <Link href="/coding/batches">Batches</Link>
       <Link href="/coding/tokens">Tokens</Link>
       {role === 'admin' ? <Link href="/coding/audit">Audit</Link> : null}
       <SignOutButton />

@@ -1,5 +1,6 @@
 import type { Runtime, SandboxStatus } from '../../runtime';
 import type { Accounts } from '../../auth';
+import type { BatchServiceApi } from '../../batches/batch-api';
 import type { ReviewServiceApi } from '../../reviews';
 import type { Actor, TaskServiceApi } from '../../tasks/task-api';
 import { requestOrigin, type RequestOrigin } from './request-guard';
@@ -9,6 +10,8 @@ export interface Context {
   readonly tasks: TaskServiceApi;
   /** The review conversation; null where the runtime has none (unit tests of other procedures). */
   readonly reviews: ReviewServiceApi | null;
+  /** Integration batches; null where the runtime has none (unit tests of other procedures). */
+  readonly batches: BatchServiceApi | null;
   /** The signed-in person (session cookie); null when nobody is (signedInProcedure refuses). */
   readonly actor: Actor | null;
   readonly origin: RequestOrigin;
@@ -21,7 +24,7 @@ export interface Context {
 }
 
 export type ContextRuntime = Pick<Runtime, 'tasks'> &
-  Partial<Pick<Runtime, 'reviews' | 'sandbox' | 'accounts' | 'listWorkers'>>;
+  Partial<Pick<Runtime, 'reviews' | 'batches' | 'sandbox' | 'accounts' | 'listWorkers'>>;
 
 /** The context without a request: for tests and server-side callers (pages rendering a task). */
 export function createContextInner(options: {
@@ -32,6 +35,7 @@ export function createContextInner(options: {
   return {
     tasks: options.runtime.tasks,
     reviews: options.runtime.reviews ?? null,
+    batches: options.runtime.batches ?? null,
     actor: options.actor,
     origin: options.origin ?? 'ui',
     sandbox: options.runtime.sandbox ?? null,

@@ -4,11 +4,13 @@ import { sandboxStatus } from './routers/system/sandbox-status';
 import { tasksRouter } from './routers/tasks';
 import { reviewsRouter } from './routers/reviews';
 import { accountRouter, adminRouter } from './routers/account';
+import { batchesRouter } from './routers/batches';
 
 /** The UI's API. Components import only its type (components/trpc/router-types.ts). */
 export const appRouter = router({
   tasks: tasksRouter,
   reviews: reviewsRouter,
+  batches: batchesRouter,
   system: router({ sandbox: sandboxStatus, workers: listWorkers }),
   account: accountRouter,
   admin: adminRouter,
