@@ -21,12 +21,13 @@ afterEach(async () => {
 });
 
 describe('createMcpServer', () => {
-  it('lists the ten tools, each with input and output schemas, and none that reviews', async () => {
+  it('lists the eleven tools, each with input and output schemas, and none that reviews', async () => {
     const client = await connectInMemory(services, agentActor, 'http');
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual([
       'compare_hypotheses',
       'create_task',
+      'get_batch',
       'get_diff',
       'get_task',
       'list_threads',

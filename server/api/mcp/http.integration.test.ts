@@ -24,6 +24,7 @@ describe('MCP at /api/mcp with a real runtime and real tokens', () => {
     expect(tools.map((tool) => tool.name).sort()).toEqual([
       'compare_hypotheses',
       'create_task',
+      'get_batch',
       'get_diff',
       'get_task',
       'list_threads',

@@ -59,7 +59,7 @@ describe('MCP over Streamable HTTP', () => {
     const client = await connect(tokens.agent);
     expect(client.getServerVersion()?.name).toBe('shadowbox');
     const { tools } = await client.listTools();
-    expect(tools).toHaveLength(10);
+    expect(tools).toHaveLength(11);
     const { id } = services.tasks.addTask();
     const result = await call(client, 'get_task', { taskId: id });
     expect(result.structuredContent).toMatchObject({ id });

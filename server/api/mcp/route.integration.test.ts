@@ -41,7 +41,7 @@ describe('POST /api/mcp under next start', () => {
     );
     try {
       const { tools } = await client.listTools();
-      expect(tools).toHaveLength(10);
+      expect(tools).toHaveLength(11);
       const result = await call(client, 'get_task', { taskId: 'c0123456789abcdef01234567' });
       expect(errorOf(result).code).toBe('NOT_FOUND');
     } finally {

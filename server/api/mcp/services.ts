@@ -1,3 +1,4 @@
+import type { BatchServiceApi } from '../../batches/batch-api';
 import { workspaceLayout, worktreePath } from '../../engine/workspace';
 import type { ReviewServiceApi } from '../../reviews';
 import type { TaskServiceApi } from '../../tasks/task-api';
@@ -7,6 +8,7 @@ import type { McpServices, McpShadowRunner, McpShadows } from './tool-context';
 export interface McpRuntimeParts {
   readonly tasks: TaskServiceApi;
   readonly reviews: ReviewServiceApi;
+  readonly batches: BatchServiceApi;
   /** The process's one shadow runner (one probe, one sweep), which the task loop uses too. */
   readonly shadows: McpShadowRunner;
   readonly env: { readonly dataDir: string };
@@ -31,6 +33,7 @@ export function mcpServicesOf(runtime: McpRuntimeParts): McpServices {
     services = {
       tasks: runtime.tasks,
       reviews: runtime.reviews,
+      batches: runtime.batches,
       shadows: runtimeShadows(runtime),
     };
     byRuntime.set(runtime, services);

@@ -55,6 +55,7 @@ describe('npx shadowbox mcp (stdio)', () => {
     expect(names.sort()).toEqual([
       'compare_hypotheses',
       'create_task',
+      'get_batch',
       'get_diff',
       'get_task',
       'list_threads',

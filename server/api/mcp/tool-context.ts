@@ -1,3 +1,4 @@
+import type { BatchServiceApi } from '../../batches/batch-api';
 import type { ShadowRunner } from '../../engine/shadow';
 import type { ReviewServiceApi } from '../../reviews';
 import type { Actor, TaskServiceApi } from '../../tasks/task-api';
@@ -21,6 +22,8 @@ export interface McpServices {
   readonly tasks: TaskServiceApi;
   /** The review conversation: the tools read threads and reply; none resolves or gives a verdict. */
   readonly reviews: ReviewServiceApi;
+  /** Integration batches: the tools only read them (`get_batch`). */
+  readonly batches: BatchServiceApi;
   readonly shadows: McpShadows;
 }
 

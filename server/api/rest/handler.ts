@@ -7,7 +7,7 @@ import { errorResponse } from '../http/errors';
  */
 export type RestRuntime = Pick<
   Runtime,
-  'tasks' | 'reviews' | 'authenticate' | 'uploadDir' | 'maxUploadBytes'
+  'tasks' | 'reviews' | 'batches' | 'authenticate' | 'uploadDir' | 'maxUploadBytes'
 >;
 
 /** What a REST handler needs from the process. */
@@ -29,6 +29,11 @@ export interface ThreadParams extends TaskParams {
 /** `…/tasks/{id}/reviews/{reviewId}/…` */
 export interface ReviewParams extends TaskParams {
   readonly reviewId: string;
+}
+
+/** `…/batches/{id}/…` */
+export interface BatchParams {
+  readonly id: string;
 }
 
 export type RestHandler<P> = (request: Request, deps: RestDeps, params: P) => Promise<Response>;

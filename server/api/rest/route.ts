@@ -1,5 +1,5 @@
 import { errorResponse } from '../http/errors';
-import type { RestHandler, RestRuntime, TaskParams } from './handler';
+import type { BatchParams, RestHandler, RestRuntime, TaskParams } from './handler';
 
 /** The second argument Next 16 passes to a route handler under `app/api/v1/tasks/[id]/…`. */
 export interface TaskRouteContext {
@@ -14,6 +14,11 @@ export interface ThreadRouteContext {
 /** Under `app/api/v1/tasks/[id]/reviews/[reviewId]/…`. */
 export interface ReviewRouteContext {
   readonly params: Promise<{ id: string; reviewId: string }>;
+}
+
+/** Under `app/api/v1/batches/[id]/…`. */
+export interface BatchRouteContext {
+  readonly params: Promise<{ id: string }>;
 }
 
 /**
@@ -45,4 +50,14 @@ export async function serveTaskRoute<P extends TaskParams>(
   } catch (error) {
     return errorResponse(error);
   }
+}
+
+/** For a route under `batches/[id]`: the same glue as a task's, with the batch's params. */
+export function serveBatchRoute(
+  request: Request,
+  context: BatchRouteContext,
+  loadRuntime: () => Promise<RestRuntime>,
+  handler: RestHandler<BatchParams>,
+): Promise<Response> {
+  return serveTaskRoute(request, context, loadRuntime, handler);
 }

@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { FakeTaskService } from '../../http/test-support/fake-tasks';
+import { createFakeBatches, type FakeBatchService } from '../../rest/test-support/fake-batches';
 import { FakeReviewService } from '../../rest/test-support/fake-reviews';
 import type { ShadowRunReport, ShadowRunRequest, ShadowEvent } from '../../../engine/shadow';
 import type { ShadowMode } from '../../../engine/shadow/executor';
@@ -92,6 +93,7 @@ export class FakeShadowRunner implements McpShadowRunner {
 export interface FakeServices extends McpServices {
   readonly tasks: FakeTaskService;
   readonly reviews: FakeReviewService;
+  readonly batches: FakeBatchService;
   readonly runner: FakeShadowRunner;
   /** Where task worktrees are (none exists until a test makes one). */
   readonly worktrees: string;
@@ -111,6 +113,7 @@ export async function createFakeServices(
   return {
     tasks,
     reviews: new FakeReviewService(tasks),
+    batches: createFakeBatches(),
     shadows,
     runner,
     worktrees,

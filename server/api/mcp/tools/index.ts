@@ -1,6 +1,7 @@
 import type { McpTool } from '../define-tool';
 import { compareHypothesesTool } from './compare-hypotheses';
 import { createTaskTool } from './create-task';
+import { getBatchTool } from './get-batch';
 import { getDiffTool } from './get-diff';
 import { getTaskTool } from './get-task';
 import { listThreadsTool } from './list-threads';
@@ -21,6 +22,7 @@ export const mcpTools: readonly McpTool[] = [
   getTaskTool,
   getDiffTool,
   compareHypothesesTool,
+  getBatchTool,
   milestoneTool,
   listThreadsTool,
   replyToThreadTool,

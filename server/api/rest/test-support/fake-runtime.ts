@@ -4,12 +4,14 @@ import { join } from 'node:path';
 import { fakeAuthenticate } from '../../http/test-support/fake-auth';
 import { FakeTaskService } from '../../http/test-support/fake-tasks';
 import type { RestDeps, RestRuntime } from '../handler';
+import { createFakeBatches, type FakeBatchService } from './fake-batches';
 import { FakeReviewService } from './fake-reviews';
 
 export interface FakeRuntime {
   readonly runtime: RestRuntime;
   readonly tasks: FakeTaskService;
   readonly reviews: FakeReviewService;
+  readonly batches: FakeBatchService;
   readonly deps: RestDeps;
   /** Names in the upload directory (empty when nothing was left behind). */
   uploads(): Promise<string[]>;
@@ -23,9 +25,11 @@ export async function createFakeRuntime(
   const uploadDir = join(root, 'uploads');
   const tasks = new FakeTaskService();
   const reviews = new FakeReviewService(tasks);
+  const batches = createFakeBatches();
   const runtime: RestRuntime = {
     tasks,
     reviews,
+    batches,
     uploadDir,
     maxUploadBytes: options.maxUploadBytes ?? 1024 * 1024,
     authenticate: fakeAuthenticate,
@@ -34,6 +38,7 @@ export async function createFakeRuntime(
     runtime,
     tasks,
     reviews,
+    batches,
     deps:
       options.sseHeartbeatMs === undefined
         ? { runtime }
