@@ -4,7 +4,7 @@ import {
   parseBatchId,
   pushBatchBodySchema,
   reviewBatchBodySchema,
-} from '../http/batch-schemas';
+} from '../../batches/batch-input';
 import { downloadResponse } from '../http/download';
 import { jsonResponse } from '../http/http-helpers';
 import { readJsonBodyAs } from '../http/json-body';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { BatchCulprit, BatchView } from '../../../batches/batch-api';
-import { parseBatchId } from '../../http/batch-schemas';
+import { parseBatchId } from '../../../batches/batch-input';
 import { defineTool } from '../define-tool';
 import { batchViewSchema } from '../schemas/batch-view';
 

@@ -8,7 +8,11 @@ import {
   pushBatchInputSchema,
   reviewBatchInputSchema,
 } from './batch-input';
-import { batchDiffSchema, batchPushViewSchema, batchViewSchema } from './batch-view-schema';
+import {
+  batchDiffSchema,
+  batchPushViewSchema,
+  batchViewSchema,
+} from '../../../../batches/batch-view-schema';
 
 /** A signed-in person's call, on a runtime that has the batch service. */
 const batchProcedure = authedProcedure.use(({ ctx, next }) => {

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { AppError } from '../../errors/app-error';
-import { pushBodySchema } from '../../tasks/push-input';
+import { AppError } from '../errors/app-error';
+import { pushBodySchema } from '../tasks/push-input';
 
 /** Batch and task ids are cuids: the rule `parseTaskId` applies (server/api/http/schemas.ts). */
-const cuidPattern = /^[a-z0-9]{20,40}$/;
+export const batchIdPattern = /^[a-z0-9]{20,40}$/;
 
 /** The most of a bad id a message repeats: ids are at most 40 characters, a bad one may be huge. */
 const shownIdChars = 64;
@@ -12,7 +12,7 @@ const shown = (id: string): string => JSON.stringify(id.slice(0, shownIdChars));
 
 /** A batch id from the path (REST) or a tool's input (MCP); INVALID_ARGUMENT naming it otherwise. */
 export function parseBatchId(id: string): string {
-  if (!cuidPattern.test(id)) {
+  if (!batchIdPattern.test(id)) {
     throw new AppError(
       'INVALID_ARGUMENT',
       `${shown(id)} is not a batch id (20 to 40 lowercase letters and digits)`,
@@ -28,7 +28,7 @@ const taskIdSchema = z
     error: (issue) =>
       issue.input === undefined ? 'a task id is required' : 'a task id is a string',
   })
-  .regex(cuidPattern, {
+  .regex(batchIdPattern, {
     error: (issue) =>
       `${typeof issue.input === 'string' ? shown(issue.input) : 'that'} is not a task id (20 to 40 lowercase letters and digits)`,
   });
