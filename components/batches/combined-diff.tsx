@@ -33,7 +33,6 @@ export function CombinedDiff({
     ),
   );
   const [outcome, setOutcome] = useState<Outcome | null>(null);
-  const [note, setNote] = useState<string | null>(null);
 
   // A member dropped and the combination tested again: the batch names a new diff; read it.
   const shown = diff.data?.sha256 ?? null;
@@ -122,26 +121,13 @@ export function CombinedDiff({
           The combined diff could not be read: {diff.error.message}
         </p>
       )}
-      {note === null ? null : (
-        <p className="notice" role="status">
-          {note}
-        </p>
-      )}
       {diff.data === undefined ? (
         diff.isPending ? (
           <p className="muted">Loading the combined diff…</p>
         ) : null
       ) : (
-        <DiffViewer
-          key={diff.data.sha256}
-          diff={diff.data.text}
-          // The diff editor reads a task's own files; a batch has none of its own to read.
-          onOpenInEditor={(file) =>
-            setNote(
-              `The diff editor opens a task's files, not a batch's: open the member that changes ${file.path} to read it whole.`,
-            )
-          }
-        />
+        // No diff editor: it reads a task's own files, and a batch has none of its own.
+        <DiffViewer key={diff.data.sha256} diff={diff.data.text} />
       )}
     </section>
   );

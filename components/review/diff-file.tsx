@@ -27,7 +27,7 @@ export function DiffFile({
   readonly layout: DiffLayout;
   readonly shown: boolean;
   readonly onToggle: () => void;
-  readonly onOpenInEditor: () => void;
+  readonly onOpenInEditor?: () => void;
 }) {
   // diff2html escapes the diff's text; its HTML is rendered as given.
   const rendered = useMemo(
@@ -55,7 +55,7 @@ export function DiffFile({
         <button type="button" aria-expanded={shown} onClick={onToggle}>
           {shown ? 'Hide' : 'Show'} the diff of {file.path}
         </button>
-        {file.binary ? null : (
+        {file.binary || onOpenInEditor === undefined ? null : (
           <button type="button" onClick={onOpenInEditor}>
             Open {file.path} in the diff editor
           </button>

@@ -14,7 +14,8 @@ export function DiffViewer({
   onOpenInEditor,
 }: {
   readonly diff: string;
-  readonly onOpenInEditor: (file: PatchFile) => void;
+  /** Where files can be opened whole (a task's worktree); without it, no button offers to. */
+  readonly onOpenInEditor?: (file: PatchFile) => void;
 }) {
   const plan = useMemo(() => planPatch(diff), [diff]);
   const [layout, setLayout] = useState<DiffLayout>('side-by-side');
@@ -78,7 +79,7 @@ export function DiffViewer({
           layout={layout}
           shown={shown(file.index)}
           onToggle={() => show(file.index, !shown(file.index))}
-          onOpenInEditor={() => onOpenInEditor(file)}
+          {...(onOpenInEditor === undefined ? {} : { onOpenInEditor: () => onOpenInEditor(file) })}
         />
       ))}
     </div>
