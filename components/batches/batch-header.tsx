@@ -26,7 +26,7 @@ export function BatchHeader({ batch }: { readonly batch: BatchView }) {
         </p>
       )}
       <dl className="facts">
-        <dt>Repository</dt>
+        <dt>{batch.sourceKind === 'git' ? 'Repository' : 'Archive'}</dt>
         <dd className="mono">{batch.sourceUrl}</dd>
         <dt>Base commit</dt>
         <dd>

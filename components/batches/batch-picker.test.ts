@@ -19,14 +19,14 @@ const lib = 'https://git.example/team/lib.git';
 const tasks = [git('t1', lib), git('t2', app), git('t3', app), git('t4', lib)];
 
 describe('groupByRepository', () => {
-  it('groups git tasks by URL in the list order, and counts archives apart', () => {
+  it('groups tasks by Git URL, and uploads by archive name, in the list order', () => {
     const archive: PickableTask = { ...git('t5', app), source: { kind: 'archive', name: 'x.zip' } };
-    const { groups, archives } = groupByRepository([...tasks, archive]);
-    expect(groups.map((g) => [g.url, g.tasks.map((t) => t.id)])).toEqual([
-      [app, ['t2', 't3']],
-      [lib, ['t1', 't4']],
+    const groups = groupByRepository([...tasks, archive]);
+    expect(groups.map((g) => [g.kind, g.label, g.tasks.map((t) => t.id)])).toEqual([
+      ['archive', 'x.zip', ['t5']],
+      ['git', app, ['t2', 't3']],
+      ['git', lib, ['t1', 't4']],
     ]);
-    expect(archives).toBe(1);
   });
 });
 
@@ -53,6 +53,18 @@ describe('selectionProblem', () => {
   it('takes tasks of one repository only', () => {
     expect(selectionProblem(['t2', 't3'], tasks)).toBeNull();
     expect(selectionProblem(['t2', 't1'], tasks)).toBe(
+      'The picked tasks come from 2 repositories; a batch takes tasks of one.',
+    );
+  });
+
+  it('takes uploads of one archive, not an archive with a Git URL', () => {
+    const upload = (id: string): PickableTask => ({
+      ...git(id, app),
+      source: { kind: 'archive', name: 'calc.tar.gz' },
+    });
+    const all = [...tasks, upload('u1'), upload('u2')];
+    expect(selectionProblem(['u1', 'u2'], all)).toBeNull();
+    expect(selectionProblem(['u1', 't2'], all)).toBe(
       'The picked tasks come from 2 repositories; a batch takes tasks of one.',
     );
   });

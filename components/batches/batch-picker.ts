@@ -7,34 +7,43 @@ export const maxMembers = 8;
 export type PickableTask = Pick<TaskSummary, 'id' | 'title' | 'source' | 'owner' | 'updatedAt'>;
 
 export interface RepositoryGroup {
-  /** The Git URL the tasks were created from. */
-  readonly url: string;
+  /** The group's key: `git <url>`, or `archive <name>`. */
+  readonly key: string;
+  /** What the group is called: the Git URL, or the archive's name. */
+  readonly label: string;
+  readonly kind: 'git' | 'archive';
   readonly tasks: readonly PickableTask[];
 }
 
 /**
- * The approved tasks a batch can take, by repository (sorted by URL; the tasks in the list's
- * order). A batch combines commits of one Git URL, so uploaded archives are left out (counted).
+ * Where a task's change comes from, as a batch groups tasks: its Git URL, or its archive's name
+ * (the service checks that uploads of one name hold the same contents, i.e. share a baseline).
  */
-export function groupByRepository(tasks: readonly PickableTask[]): {
-  readonly groups: readonly RepositoryGroup[];
-  readonly archives: number;
+export function repositoryOf(task: Pick<PickableTask, 'source'>): {
+  readonly key: string;
+  readonly label: string;
+  readonly kind: 'git' | 'archive';
 } {
-  const byUrl = new Map<string, PickableTask[]>();
-  let archives = 0;
+  return task.source.kind === 'git'
+    ? { key: `git ${task.source.url}`, label: task.source.url, kind: 'git' }
+    : { key: `archive ${task.source.name}`, label: task.source.name, kind: 'archive' };
+}
+
+/** The approved tasks a batch can take, by repository (Git URLs first, each group sorted). */
+export function groupByRepository(tasks: readonly PickableTask[]): readonly RepositoryGroup[] {
+  const byKey = new Map<
+    string,
+    { group: ReturnType<typeof repositoryOf>; tasks: PickableTask[] }
+  >();
   for (const task of tasks) {
-    if (task.source.kind !== 'git') {
-      archives += 1;
-      continue;
-    }
-    const group = byUrl.get(task.source.url);
-    if (group === undefined) byUrl.set(task.source.url, [task]);
-    else group.push(task);
+    const group = repositoryOf(task);
+    const entry = byKey.get(group.key);
+    if (entry === undefined) byKey.set(group.key, { group, tasks: [task] });
+    else entry.tasks.push(task);
   }
-  const groups = [...byUrl]
-    .sort(([a], [b]) => a.localeCompare(b))
-    .map(([url, members]) => ({ url, tasks: members }));
-  return { groups, archives };
+  return [...byKey.values()]
+    .sort((a, b) => a.group.key.localeCompare(b.group.key))
+    .map(({ group, tasks: members }) => ({ ...group, tasks: members }));
 }
 
 /** Checked goes last (the batch applies members in the order they were checked); unchecked goes. */
@@ -59,15 +68,14 @@ export function selectionProblem(
     return `A batch has at most ${maxMembers} tasks; ${selection.length} are picked.`;
   }
   const byId = new Map(tasks.map((task) => [task.id, task]));
-  const urls = new Set(
-    selection.map((id) => {
-      const source = byId.get(id)?.source;
-      return source?.kind === 'git' ? source.url : null;
-    }),
+  const picked = selection.map((id) => byId.get(id));
+  if (picked.includes(undefined))
+    return 'A picked task is no longer in the list of approved tasks.';
+  const repositories = new Set(
+    picked.map((task) => (task === undefined ? '' : repositoryOf(task).key)),
   );
-  if (urls.has(null)) return 'A picked task is no longer in the list of approved tasks.';
-  if (urls.size > 1) {
-    return `The picked tasks come from ${urls.size} repositories; a batch takes tasks of one.`;
+  if (repositories.size > 1) {
+    return `The picked tasks come from ${repositories.size} repositories; a batch takes tasks of one.`;
   }
   return null;
 }

@@ -37,7 +37,7 @@ export function NewBatchForm({ initialTasks }: { readonly initialTasks: TaskPage
   );
 
   const tasks = approved.data.tasks;
-  const { groups, archives } = groupByRepository(tasks);
+  const groups = groupByRepository(tasks);
   const byId = new Map(tasks.map((task) => [task.id, task]));
   const problem = selectionProblem(selection, tasks);
   const hintId = `${id}-hint`;
@@ -45,8 +45,7 @@ export function NewBatchForm({ initialTasks }: { readonly initialTasks: TaskPage
   if (groups.length === 0) {
     return (
       <p className="list-empty">
-        No approved task of a Git repository to combine yet: a batch takes tasks whose fix was
-        approved.
+        No approved task to combine yet: a batch takes tasks whose fix was approved.
       </p>
     );
   }
@@ -62,8 +61,13 @@ export function NewBatchForm({ initialTasks }: { readonly initialTasks: TaskPage
         Pick the tasks in the order to apply them: the first checked is applied first.
       </p>
       {groups.map((group) => (
-        <fieldset key={group.url} className="field">
-          <legend className="mono">{group.url}</legend>
+        <fieldset key={group.key} className="field">
+          <legend>
+            <span className="mono">{group.label}</span>
+            {group.kind === 'archive'
+              ? ' (uploads of an archive: tested and reviewed, not pushed)'
+              : null}
+          </legend>
           <ul>
             {group.tasks.map((task) => {
               const place = selection.indexOf(task.id);
@@ -89,12 +93,6 @@ export function NewBatchForm({ initialTasks }: { readonly initialTasks: TaskPage
           </ul>
         </fieldset>
       ))}
-      {archives === 0 ? null : (
-        <p className="hint">
-          {plural(archives, 'approved task')} from uploaded archives cannot be batched (a batch
-          combines commits of one Git repository).
-        </p>
-      )}
       {approved.data.nextCursor === null ? null : (
         <p className="hint">Only the {tasks.length} most recent approved tasks are listed.</p>
       )}

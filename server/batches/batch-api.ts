@@ -76,6 +76,9 @@ export interface BatchPushView {
 export interface BatchView {
   readonly id: string;
   readonly status: BatchStatus;
+  /** A Git URL's tasks, or uploads of one archive's contents (which cannot be pushed). */
+  readonly sourceKind: 'git' | 'archive';
+  /** The Git URL, or the archive's name. */
   readonly sourceUrl: string;
   readonly baseCommit: string;
   /** The member whose worktree (and installed dependencies) the combined tree runs over. */
@@ -102,7 +105,10 @@ export interface BatchView {
 }
 
 export interface CreateBatchInput {
-  /** Approved tasks of one Git URL, in the order to apply them (2 to 8). */
+  /**
+   * Approved tasks of one repository, in the order to apply them (2 to 8): of one Git URL, or
+   * uploads of the same archive contents.
+   */
   readonly tasks: readonly string[];
 }
 

@@ -10,7 +10,14 @@ import type { RunSummary } from '../engine/loop';
 export interface MemberFacts {
   readonly taskId: string;
   readonly title: string;
+  readonly sourceKind: 'git' | 'archive';
+  /** Its Git URL, or its archive's name. */
   readonly sourceUrl: string;
+  /**
+   * Which repository it belongs to: its Git URL, or for an archive its baseline commit (a
+   * function of the contents alone, so every upload of the same contents shares it).
+   */
+  readonly repository: string;
   readonly sourceId: string;
   readonly gitDir: string;
   /** The commit its change was made on, and its approved commit (the diff's own). */
@@ -29,15 +36,13 @@ export interface MemberFacts {
 export async function memberFacts(deps: ExportDeps, taskId: string): Promise<MemberFacts> {
   const task = await deps.db.task.findUnique({
     where: { id: taskId },
-    select: { title: true, sourceKind: true, sourceUrl: true, sourceId: true },
+    select: { title: true, sourceKind: true, sourceUrl: true, archiveName: true, sourceId: true },
   });
   if (task === null) throw new AppError('NOT_FOUND', `no task ${taskId}`);
-  if (task.sourceKind !== 'git' || task.sourceUrl === null || task.sourceId === null) {
-    throw new AppError(
-      'INVALID_STATE',
-      `task ${taskId} was made from an archive: only tasks made from a Git URL can be batched`,
-    );
+  if (task.sourceId === null) {
+    throw new AppError('INVALID_STATE', `task ${taskId} has no repository to take its change from`);
   }
+  const sourceKind = task.sourceKind === 'git' ? 'git' : 'archive';
   const plan = await planApprovedExport(deps, taskId, true);
   const head = plan.commits.steps[plan.commits.steps.length - 1]?.commit;
   if (head === undefined) {
@@ -50,7 +55,10 @@ export async function memberFacts(deps: ExportDeps, taskId: string): Promise<Mem
   return {
     taskId,
     title: task.title,
-    sourceUrl: task.sourceUrl,
+    sourceKind,
+    sourceUrl: (sourceKind === 'git' ? task.sourceUrl : task.archiveName) ?? '',
+    repository:
+      sourceKind === 'git' ? `git ${task.sourceUrl ?? ''}` : `archive ${plan.commits.baseline}`,
     sourceId: task.sourceId,
     gitDir: sourceGitDir(deps.layout, task.sourceId),
     baseline: plan.commits.baseline,

@@ -51,17 +51,19 @@ export class BatchService implements BatchServiceApi {
     for (const id of ids) await this.requireReviewer(id, actor);
     const members: MemberFacts[] = [];
     for (const id of ids) members.push(await memberFacts(this.deps, id));
-    const urls = new Set(members.map((member) => member.sourceUrl));
-    if (urls.size > 1) {
+    const repositories = new Set(members.map((member) => member.repository));
+    if (repositories.size > 1) {
+      const sources = [...new Set(members.map((member) => member.sourceUrl))].join(', ');
       throw new AppError(
         'INVALID_ARGUMENT',
-        `the tasks come from different repositories (${[...urls].join(', ')}): a batch takes the tasks of one`,
+        `the tasks come from different repositories (${sources}): a batch takes the tasks of one Git URL, or of uploads of the same archive contents`,
       );
     }
     const createdAt = this.deps.clock.now();
     const row = await this.deps.db.batch.create({
       data: {
         status: 'queued',
+        sourceKind: members[0]?.sourceKind ?? 'git',
         sourceUrl: members[0]?.sourceUrl ?? '',
         baseCommit: members[0]?.baseline ?? '',
         hostTaskId: members[0]?.taskId ?? '',

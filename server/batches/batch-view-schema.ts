@@ -81,7 +81,10 @@ export const batchViewSchema = z.object({
         'the combined diff waits for review; failed: see culprits; error: see error; ' +
         "approved/rejected: a reviewer's verdict",
     ),
-  sourceUrl: z.string(),
+  sourceKind: z
+    .enum(['git', 'archive'])
+    .describe("a Git URL's tasks, or uploads of one archive's contents (those cannot be pushed)"),
+  sourceUrl: z.string().describe("the Git URL, or the archive's name"),
   baseCommit: z.string(),
   hostTaskId: z.string().describe('the member whose worktree the combined tree runs over'),
   createdBy: z.string(),

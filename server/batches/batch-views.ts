@@ -44,6 +44,7 @@ export function batchView(row: BatchRow, actor: Actor): BatchView {
   return {
     id: row.id,
     status,
+    sourceKind: row.sourceKind === 'archive' ? 'archive' : 'git',
     sourceUrl: row.sourceUrl,
     baseCommit: row.baseCommit,
     hostTaskId: row.hostTaskId,
@@ -76,7 +77,7 @@ export function batchView(row: BatchRow, actor: Actor): BatchView {
       drop: rights.review && (status === 'conflicts' || status === 'failed' || status === 'error'),
       review:
         rights.review && (status === 'passed' || status === 'approved' || status === 'rejected'),
-      push: rights.review && status === 'approved',
+      push: rights.review && status === 'approved' && row.sourceKind === 'git',
     },
   };
 }

@@ -18,7 +18,7 @@ import type { Actor, TaskView } from '../tasks/task-api';
 import { tokenIn, userIn } from '../test-support/actors';
 import { startAuthGitHttpServer, type LoopbackServer } from '../test-support/git-http-server';
 import { openScratchRuntime, type ScratchRuntime } from '../test-support/scratch-runtime';
-import { waitForView } from '../test-support/task-waits';
+import { uploadTree, waitForView } from '../test-support/task-waits';
 import type { BatchView } from './batch-api';
 
 const secret = `batch-forge-token-${Math.random().toString(36).slice(2)}`;
@@ -83,11 +83,23 @@ const tasks: Record<'add' | 'addSwapped' | 'subDiscount' | 'mulTax', string> = {
 const upstreamGit = async (args: string[]) =>
   (await execa('git', [`--git-dir=${upstream}`, ...args], { env: gitEnv })).stdout.trim();
 
-/** A task from the forge, fixed by one hypothesis and approved. */
-async function approvedTask(title: string, edits: Record<string, string>): Promise<string> {
+/** A task from the forge (or an upload of the same files), fixed by one hypothesis, approved. */
+async function approvedTask(
+  title: string,
+  edits: Record<string, string>,
+  from: 'forge' | 'upload' = 'forge',
+): Promise<string> {
+  const source =
+    from === 'forge'
+      ? { kind: 'git' as const, url: remoteUrl }
+      : {
+          kind: 'archive' as const,
+          file: await uploadTree(runtime, 'calc', files),
+          name: 'calc.tar.gz',
+        };
   const { id } = await runtime.tasks.createTask(
     {
-      source: { kind: 'git', url: remoteUrl },
+      source,
       title,
       testCommand: ['python3', '-m', 'pytest', '-q'],
       maxIterations: 1,
@@ -313,5 +325,41 @@ describe('integration batches', () => {
     await expect(
       runtime.batches.createBatch({ tasks: [tasks.add, tasks.mulTax] }, agent),
     ).rejects.toMatchObject({ code: 'FORBIDDEN' });
+  });
+
+  it('batches uploads of the same contents, which are tested and reviewed but never pushed', async () => {
+    const add = await approvedTask(
+      'add adds (upload)',
+      { 'add.py': 'def add(a, b):\n    return a + b\n' },
+      'upload',
+    );
+    const mul = await approvedTask(
+      'mul multiplies (upload)',
+      { 'mul.py': 'def mul(a, b):\n    return a * b\n' },
+      'upload',
+    );
+    // An upload and a Git URL's task are of different repositories, even on the same files.
+    await expect(
+      runtime.batches.createBatch({ tasks: [add, tasks.mulTax] }, reviewer),
+    ).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      message: `the tasks come from different repositories (calc.tar.gz, ${remoteUrl}): a batch takes the tasks of one Git URL, or of uploads of the same archive contents`,
+    });
+    const created = await runtime.batches.createBatch({ tasks: [add, mul] }, reviewer);
+    expect(created).toMatchObject({ sourceKind: 'archive', sourceUrl: 'calc.tar.gz' });
+    const tested = await settledBatch(created.id);
+    expect(tested.status).toBe('passed');
+    const approved = await runtime.batches.reviewBatch(
+      created.id,
+      { verdict: 'approve', sha256: tested.diff?.sha256 ?? '' },
+      reviewer,
+    );
+    expect(approved.can.push).toBe(false);
+    await expect(
+      runtime.batches.pushBatch(created.id, { remote: 'forge' }, reviewer),
+    ).rejects.toMatchObject({
+      code: 'INVALID_STATE',
+      message: expect.stringContaining('made from an archive') as string,
+    });
   });
 });

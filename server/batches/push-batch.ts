@@ -28,6 +28,12 @@ export async function pushBatch(
       `batch ${row.id} is ${row.status}: only an approved batch can be pushed`,
     );
   }
+  if (row.sourceKind !== 'git') {
+    throw new AppError(
+      'INVALID_STATE',
+      `batch ${row.id} combines tasks made from an archive: only a batch of a Git URL's tasks can be pushed (download its combined diff instead)`,
+    );
+  }
   if (row.approvedSha256 !== row.diffSha256) {
     throw new AppError('STALE_DIFF', `batch ${row.id}'s approval is not on its combined diff`);
   }

@@ -185,6 +185,7 @@ export interface TaskOptions {
   readonly testCommand: readonly string[];
   readonly maxIterations?: number;
   readonly hypothesesPerIteration?: number;
+  readonly title?: string;
 }
 
 /** `POST /api/v1/tasks` as multipart with an `archive` file; returns the raw response. */
@@ -198,6 +199,7 @@ export function postArchiveTask(
   if (options.hypothesesPerIteration !== undefined) {
     fields.hypothesesPerIteration = String(options.hypothesesPerIteration);
   }
+  if (options.title !== undefined) fields.title = options.title;
   return client.multipart('/api/v1/tasks', fields, { archive });
 }
 

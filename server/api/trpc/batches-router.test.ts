@@ -29,6 +29,7 @@ function fullBatch(): BatchView {
   return {
     id: batchId,
     status: 'approved',
+    sourceKind: 'git',
     sourceUrl: 'https://git.example/team/app.git',
     baseCommit: 'b'.repeat(40),
     hostTaskId: taskA,

@@ -49,6 +49,7 @@ export function fakeBatchView(
   return {
     id: fakeBatchIds.batch,
     status: 'passed',
+    sourceKind: 'git',
     sourceUrl: 'https://example.com/calc.git',
     baseCommit: 'b'.repeat(40),
     hostTaskId: tasks[0] ?? fakeBatchIds.first,

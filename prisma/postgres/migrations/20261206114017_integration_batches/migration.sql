@@ -2,6 +2,7 @@
 CREATE TABLE "Batch" (
     "id" TEXT NOT NULL,
     "status" TEXT NOT NULL DEFAULT 'queued',
+    "sourceKind" TEXT NOT NULL DEFAULT 'git',
     "sourceUrl" TEXT NOT NULL,
     "baseCommit" TEXT NOT NULL,
     "hostTaskId" TEXT NOT NULL,
