@@ -5,6 +5,7 @@ import type { Prisma } from '../db/client';
 import { AppError } from '../errors/app-error';
 import type { Actor } from '../tasks/task-api';
 import { requireTask } from '../tasks/task-access';
+import { serverPathMask, type PathMask } from '../tasks/server-paths';
 import type {
   BatchDiff,
   BatchPushView,
@@ -106,7 +107,9 @@ export class BatchService implements BatchServiceApi {
       orderBy: { createdAt: 'desc' },
       take: 100,
     });
-    return rows.filter((row) => batchRights(actor, row).see).map((row) => batchView(row, actor));
+    return rows
+      .filter((row) => batchRights(actor, row).see)
+      .map((row) => this.masked(row, actor)(batchView(row, actor)));
   }
 
   async dropMember(id: string, taskId: string, actor: Actor): Promise<BatchView> {
@@ -314,7 +317,13 @@ export class BatchService implements BatchServiceApi {
   }
 
   private async view(id: string, actor: Actor): Promise<BatchView> {
-    return batchView(await this.row(id, actor), actor);
+    const row = await this.row(id, actor);
+    return this.masked(row, actor)(batchView(row, actor));
+  }
+
+  /** Trials' output names the host's worktree: non-admins read `<worktree>`, as on its task. */
+  private masked(row: BatchRow, actor: Actor): PathMask {
+    return serverPathMask(this.deps.layout, actor, row.hostTaskId);
   }
 }
 
