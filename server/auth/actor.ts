@@ -18,8 +18,11 @@ export function lowerRole(a: Role, b: Role): Role {
   return roles.indexOf(a) <= roles.indexOf(b) ? a : b;
 }
 
-/** What a token may be used for; never more than its owner's role allows. */
-export type Scope = 'agent' | 'reviewer';
+/** What a token may be used for, in the canonical order scopes are stored and shown in; never
+ * more than its owner's role allows. */
+export const tokenScopes = ['agent', 'reviewer'] as const;
+
+export type Scope = (typeof tokenScopes)[number];
 
 export interface TeamRole {
   readonly teamId: string;

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { recordAudit } from '../audit/audit-log';
 import type { Db, Prisma } from '../db/client';
 import { AppError } from '../errors/app-error';
-import { actorLabel, cliActor, personOf, type Actor, type Scope } from './actor';
+import { actorLabel, cliActor, personOf, tokenScopes, type Actor, type Scope } from './actor';
 import { loadPerson, personIdOf } from './people';
 import { requireAdmin, scopesAllowed } from './permissions';
 
@@ -17,9 +17,6 @@ export const TOKEN_PREFIX = 'sbx_';
 
 /** `sbx_` + base64url of 32 bytes (43 characters, no padding). */
 const TOKEN_PATTERN = /^sbx_[A-Za-z0-9_-]{43}$/;
-
-/** Every scope, in the canonical order scopes are stored and shown in. */
-export const allScopes: readonly Scope[] = ['agent', 'reviewer'];
 
 /** lastUsedAt is written at most once per this interval per token (reads stay reads). */
 export const LAST_USED_WRITE_INTERVAL_MS = 60_000;
@@ -59,7 +56,7 @@ export function hashToken(token: string): string {
 }
 
 function isScope(value: unknown): value is Scope {
-  return typeof value === 'string' && (allScopes as readonly string[]).includes(value);
+  return typeof value === 'string' && (tokenScopes as readonly string[]).includes(value);
 }
 
 /**
@@ -70,19 +67,19 @@ export function parseScopes(scopes: readonly string[]): Scope[] {
   if (scopes.length === 0) {
     throw new AppError(
       'INVALID_ARGUMENT',
-      `a token needs at least one scope; valid scopes: ${allScopes.join(', ')}`,
+      `a token needs at least one scope; valid scopes: ${tokenScopes.join(', ')}`,
     );
   }
   for (const scope of scopes) {
     if (!isScope(scope)) {
       throw new AppError(
         'INVALID_ARGUMENT',
-        `unknown scope ${JSON.stringify(scope)}; valid scopes: ${allScopes.join(', ')}`,
+        `unknown scope ${JSON.stringify(scope)}; valid scopes: ${tokenScopes.join(', ')}`,
         { details: { scope } },
       );
     }
   }
-  return allScopes.filter((scope) => scopes.includes(scope));
+  return tokenScopes.filter((scope) => scopes.includes(scope));
 }
 
 /** Trims a token name; refuses empty, over-long or control-character names. */
@@ -135,7 +132,7 @@ export function parseBearerToken(authorization: string | null | undefined): stri
 /** Scopes as read back from the JSON column: unknown entries are dropped (fail closed). */
 function storedScopes(value: Prisma.JsonValue): Scope[] {
   if (!Array.isArray(value)) return [];
-  return allScopes.filter((scope) => value.includes(scope));
+  return tokenScopes.filter((scope) => value.includes(scope));
 }
 
 const infoSelect = {

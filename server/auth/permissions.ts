@@ -1,5 +1,5 @@
 import { AppError } from '../errors/app-error';
-import { lowerRole, type Actor, type Role, type Scope } from './actor';
+import { lowerRole, tokenScopes, type Actor, type Role, type Scope } from './actor';
 
 /**
  * What an actor may do to a task, in one place. A person acts on their own tasks with their role,
@@ -25,7 +25,12 @@ const scopeRights: Readonly<Record<Scope, readonly TaskRight[]>> = {
 
 /** The scopes a person of `role` may give their tokens. */
 export function scopesAllowed(role: Role): readonly Scope[] {
-  return role === 'author' ? ['agent'] : ['agent', 'reviewer'];
+  return role === 'author' ? ['agent'] : tokenScopes;
+}
+
+/** The scopes whose tokens carry `right` (the transports refuse early with it). */
+export function scopesGranting(right: TaskRight): readonly Scope[] {
+  return tokenScopes.filter((scope) => scopeRights[scope].includes(right));
 }
 
 /** Who a task belongs to: what its rights depend on. */

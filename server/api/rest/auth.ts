@@ -1,6 +1,6 @@
-import { requireTokenScope } from '../../auth';
+import { requireTokenScope, scopesGranting } from '../../auth';
 import { AppError } from '../../errors/app-error';
-import type { Actor, Scope } from '../../tasks/task-api';
+import type { Actor } from '../../tasks/task-api';
 import type { RestRuntime } from './handler';
 
 /** The caller behind `Authorization: Bearer …`; the runtime refuses with UNAUTHENTICATED (401). */
@@ -16,11 +16,11 @@ export function requireReviewerScope(actor: Actor): void {
   requireTokenScope(actor, 'reviewer');
 }
 
-const commentScopes: readonly Scope[] = ['agent', 'reviewer'];
+const commentScopes = scopesGranting('comment');
 
 /**
- * Commenting in a review (a `comment` verdict) needs a token with the `agent` or the `reviewer`
- * scope; the review service checks the person's rights on the task too.
+ * Commenting in a review (a `comment` verdict) needs a token with a scope that carries the
+ * `comment` right (`agent` or `reviewer`); the review service checks the person's rights too.
  */
 export function requireCommentScope(actor: Actor): void {
   if (actor.kind !== 'token' || actor.scopes.some((scope) => commentScopes.includes(scope))) {
@@ -28,7 +28,7 @@ export function requireCommentScope(actor: Actor): void {
   }
   throw new AppError(
     'FORBIDDEN',
-    `commenting needs a token with the 'agent' or the 'reviewer' scope (its scopes: ${actor.scopes.join(', ') || 'none'})`,
+    `commenting needs a token with the ${commentScopes.map((scope) => `'${scope}'`).join(' or the ')} scope (its scopes: ${actor.scopes.join(', ') || 'none'})`,
     { details: { tokenId: actor.tokenId, anyOf: commentScopes } },
   );
 }

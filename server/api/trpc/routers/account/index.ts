@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { roles, type Actor } from '../../../../auth';
+import { roles, tokenScopes, type Actor } from '../../../../auth';
 import { anonymousProcedure, authedProcedure, router } from '../../trpc';
 import { accountsOf } from './require-accounts';
 
@@ -18,7 +18,7 @@ const tokenSchema = z.object({
   id: z.string(),
   user: z.string().nullable(),
   name: z.string(),
-  scopes: z.array(z.enum(['agent', 'reviewer'])),
+  scopes: z.array(z.enum(tokenScopes)),
   createdAt: z.string(),
   lastUsedAt: z.string().nullable(),
   revokedAt: z.string().nullable(),
@@ -65,7 +65,7 @@ export const accountRouter = router({
     .input(
       z.object({
         name: z.string().min(1).max(100),
-        scopes: z.array(z.enum(['agent', 'reviewer'])).min(1),
+        scopes: z.array(z.enum(tokenScopes)).min(1),
       }),
     )
     .output(z.object({ id: z.string(), token: z.string(), name: z.string() }))
