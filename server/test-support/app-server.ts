@@ -8,6 +8,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
+import { isProcessAlive } from '../engine/process';
 import type { Role, Scope } from '../tasks/task-api';
 import { testPassword } from './test-password';
 import { processGroupMembers, processTree, listProcesses, type ProcessInfo } from './processes';
@@ -215,7 +216,7 @@ async function withLock<T>(file: string, waitMs: number, work: () => Promise<T>)
     if (content === null) continue; // released in between
     const holder = Number.parseInt(content, 10);
     const age = Date.now() - ((await stat(file).catch(() => null))?.mtimeMs ?? Date.now());
-    const stale = Number.isInteger(holder) && holder > 0 ? !isAlive(holder) : age > 10_000;
+    const stale = Number.isInteger(holder) && holder > 0 ? !isProcessAlive(holder) : age > 10_000;
     if (stale) {
       await rm(file, { force: true });
       continue;
@@ -229,15 +230,6 @@ async function withLock<T>(file: string, waitMs: number, work: () => Promise<T>)
     return await work();
   } finally {
     await rm(file, { force: true });
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

@@ -4,6 +4,7 @@ import { dirname, isAbsolute, join, posix } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { z } from 'zod';
 import { AppError } from '../../errors/app-error';
+import { isProcessAlive } from '../process/process-alive';
 import { relocateOutput } from './relocate-output';
 import { digestOutput } from './setup-cache-digest';
 import { bytesOf, copyTree, realEntry, realParents } from './setup-cache-fs';
@@ -224,17 +225,8 @@ export class SetupCache {
   private async sweep(): Promise<void> {
     for (const name of await readdir(this.dir)) {
       const pid = /^\.(?:tmp|trash)-(\d+)-/.exec(name)?.[1];
-      if (pid === undefined || Number(pid) === process.pid || processAlive(Number(pid))) continue;
+      if (pid === undefined || Number(pid) === process.pid || isProcessAlive(Number(pid))) continue;
       await rm(join(this.dir, name), { recursive: true, force: true });
     }
-  }
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

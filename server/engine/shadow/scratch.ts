@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { ensureTopDir } from '../fs/top-dir';
+import { isProcessAlive } from '../process/process-alive';
 import { readJournal, restoreJournal } from './inplace-journal';
 
 /**
@@ -64,15 +65,6 @@ export class BackgroundRemoval {
   }
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 export interface SweepReport {
   readonly removed: number;
   /** Workspace files an interrupted in-place run left changed and that could not be restored. */
@@ -83,7 +75,7 @@ export interface SweepReport {
 export function isStaleRunName(name: string): boolean {
   const match = /^run-(\d+)-/.exec(name);
   const pid = match?.[1] === undefined ? NaN : Number(match[1]);
-  return !Number.isNaN(pid) && pid !== process.pid && !isAlive(pid);
+  return !Number.isNaN(pid) && pid !== process.pid && !isProcessAlive(pid);
 }
 
 /**
