@@ -1,13 +1,7 @@
 export type JobState = 'queued' | 'running' | 'parked' | 'done';
 
-/** How a step of the task loop ended. */
-export type StepOutcome =
-  /** The task reached a state where nothing more is scheduled. */
-  | { readonly kind: 'done' }
-  /** Waiting for input: run again when woken, or at `until` at the latest (null: only when woken). */
-  | { readonly kind: 'park'; readonly until: Date | null }
-  /** Run another step right away. */
-  | { readonly kind: 'continue' };
+/** How a step of the task loop ended: defined by the loop, which returns it. */
+export type { StepOutcome } from '../engine/loop';
 
 /** A job this worker now holds; pass `id` back to renew/finish/fail/release. */
 export interface ClaimedJob {
