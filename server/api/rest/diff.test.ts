@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cliActor } from '../../auth/actor';
 import type { TaskView } from '../../tasks/task-api';
+import { hostileFileNames } from '../http/test-support/hostile-file-names';
 import { handleGetBundle, handleGetDiff, handleGetPatch, handleGetSeries } from './diff';
 import { expectError, readJson } from './test-support/assertions';
 import { createFakeRuntime, type FakeRuntime } from './test-support/fake-runtime';
@@ -78,17 +79,14 @@ describe('GET /api/v1/tasks/{id}/patch', () => {
     expect(createHash('sha256').update(bytes).digest('hex')).toBe(sha256);
   });
 
-  it('keeps quotes and line breaks of a file name out of the header', async () => {
+  it.each(hostileFileNames)('names %j safely in the header', async (fileName, safe) => {
     fake.tasks.setDiff(task.id, patch);
     const original = fake.tasks.getPatch.bind(fake.tasks);
-    fake.tasks.getPatch = async (id, actor) => ({
-      ...(await original(id, actor)),
-      fileName: 'a"b\r\nc.patch',
-    });
+    fake.tasks.getPatch = async (id, actor) => ({ ...(await original(id, actor)), fileName });
     const response = await handleGetPatch(getRequest(`/tasks/${task.id}/patch`), fake.deps, {
       id: task.id,
     });
-    expect(response.headers.get('content-disposition')).toBe('attachment; filename="a_b__c.patch"');
+    expect(response.headers.get('content-disposition')).toBe(`attachment; filename="${safe}"`);
   });
 
   it('is 409 while there is no diff, and 404 for an unknown task', async () => {

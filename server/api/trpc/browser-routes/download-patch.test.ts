@@ -3,6 +3,7 @@ import type { Actor } from '../../../tasks/task-api';
 import { fakeUser } from '../../../test-support/actors';
 import { fakeAccounts } from '../../http/test-support/fake-auth';
 import { FakeTaskService } from '../../http/test-support/fake-tasks';
+import { hostileFileNames } from '../../http/test-support/hostile-file-names';
 import { handleDownloadPatch } from './download-patch';
 
 const patch = 'From 0000 Mon Sep 17 00:00:00 2001\nSubject: fix\n\ndiff --git a/x b/x\n';
@@ -36,6 +37,20 @@ describe('GET /coding/{id}/patch', () => {
     expect(response.headers.get('x-content-sha256')).toBe(sha256);
     expect(tasks.readers).toEqual([{ method: 'getPatch', taskId: task.id, actor: rita }]);
   });
+
+  it.each(hostileFileNames)(
+    'names %j safely, as the REST download does (one download response)',
+    async (fileName, safe) => {
+      const tasks = new FakeTaskService();
+      const task = tasks.addTask();
+      tasks.setDiff(task.id, patch);
+      const original = tasks.getPatch.bind(tasks);
+      tasks.getPatch = async (id, actor) => ({ ...(await original(id, actor)), fileName });
+      const response = await download(tasks, task.id);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-disposition')).toBe(`attachment; filename="${safe}"`);
+    },
+  );
 
   it('answers 401 without a session', async () => {
     const tasks = new FakeTaskService();
