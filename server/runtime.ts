@@ -1,6 +1,6 @@
 import { chmod, mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { browserOrigins } from './api/browser-origin';
+import { browserOrigins } from './auth/browser-origins';
 import { createAccounts, loadAuthSecret, type Accounts } from './auth';
 import { credentialForSource } from './remotes/remotes';
 import { loadSecretBox } from './remotes/secret-box';

@@ -1,8 +1,8 @@
 import { unstable_doesMiddlewareMatch } from 'next/experimental/testing/server';
 import { describe, expect, it } from 'vitest';
 import { config as proxyConfig } from '../../proxy';
+import { browserOrigins } from '../auth/browser-origins';
 import {
-  browserOrigins,
   browserOriginsFromEnv,
   checkBrowserRequest,
   refuseForeignBrowserRequest,

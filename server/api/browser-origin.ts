@@ -1,4 +1,5 @@
-import { loadEnv, type Env, type EnvSource } from '../env';
+import { browserOrigins, type BrowserOrigins } from '../auth/browser-origins';
+import { loadEnv, type EnvSource } from '../env';
 import { jsonResponse } from './http/http-helpers';
 
 /**
@@ -16,48 +17,12 @@ import { jsonResponse } from './http/http-helpers';
  * endpoints and are not checked: a page cannot learn a token.
  */
 
-/** The names and origins the browser endpoints answer to. */
-export interface BrowserOrigins {
-  /** Accepted `Host` values, lower case: `127.0.0.1:3000`, `localhost:3000`, … */
-  readonly hosts: ReadonlySet<string>;
-  /** Accepted `Origin` values on state changes: `http://127.0.0.1:3000`, … */
-  readonly origins: ReadonlySet<string>;
-  /** The loopback hosts, for messages (the public URL is not echoed to strangers). */
-  readonly loopbackHosts: readonly string[];
-}
-
 export type BrowserRequestCheck =
   | { readonly ok: true }
   | { readonly ok: false; readonly status: 421 | 403; readonly message: string };
 
-const loopbackNames = ['127.0.0.1', 'localhost', '[::1]'] as const;
-const defaultPorts: Readonly<Record<string, number>> = { 'http:': 80, 'https:': 443 };
 // RFC 9110: these must not change anything, so a foreign Origin on them is not an attack.
 const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
-
-export function browserOrigins(config: Pick<Env, 'port' | 'publicUrl'>): BrowserOrigins {
-  const hosts = new Set<string>();
-  const origins = new Set<string>();
-  const loopbackHosts: string[] = [];
-  for (const name of loopbackNames) {
-    const host = config.port === 80 ? name : `${name}:${config.port}`;
-    loopbackHosts.push(host);
-    hosts.add(host);
-    origins.add(`http://${host}`);
-    // A client may spell the default port out; a browser never does.
-    if (config.port === 80) hosts.add(`${name}:80`);
-  }
-  const url = config.publicUrl;
-  if (url !== null) {
-    hosts.add(url.host.toLowerCase());
-    const defaultPort = defaultPorts[url.protocol];
-    if (url.port === '' && defaultPort !== undefined) {
-      hosts.add(`${url.hostname.toLowerCase()}:${defaultPort}`);
-    }
-    origins.add(url.origin);
-  }
-  return { hosts, origins, loopbackHosts };
-}
 
 /** Whether a request to a browser endpoint is addressed to this server and, if it changes
  * something, sent by a page of this server. */

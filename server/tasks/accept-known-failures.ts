@@ -6,7 +6,7 @@ import { checkpointFailures } from './known-failure-offer';
 import { requireTask } from './task-access';
 import type { Actor, TaskView } from './task-api';
 import { json, statusOf } from './task-rows';
-import type { TaskServiceDeps } from './task-service';
+import type { TaskServiceDeps } from './task-service-deps';
 
 export type AcceptKnownFailuresDeps = Pick<
   TaskServiceDeps,

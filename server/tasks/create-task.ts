@@ -8,7 +8,7 @@ import { inTransaction, type Tx } from '../db/transaction';
 import { createSourceFromArchive, keepBundle } from '../engine/workspace';
 import type { Actor, CreateTaskInput, TaskSourceInput } from './task-api';
 import { checkCreateTaskInput, type CheckedTaskSettings } from './task-input-checks';
-import type { TaskServiceDeps } from './task-service';
+import type { TaskServiceDeps } from './task-service-deps';
 
 export type CreateTaskDeps = Pick<
   TaskServiceDeps,

@@ -11,16 +11,10 @@ import {
   type GitIdentity,
 } from '../engine/workspace';
 import { exportMessage, type CommitEvidence } from './export-message';
-import type { PatchDownload } from './task-api';
-import type { TaskServiceDeps } from './task-service';
+import type { ExportKind, PatchDownload } from './task-api';
+import type { TaskServiceDeps } from './task-service-deps';
 
 export type ExportDeps = Pick<TaskServiceDeps, 'db' | 'layout' | 'bundles'>;
-
-export type ExportKind =
-  /** One commit per checkpoint, as `git format-patch` mails. */
-  | { readonly kind: 'series'; readonly squash: boolean }
-  /** The approved commit(s) on branch `shadowbox/<task id>`. */
-  | { readonly kind: 'bundle'; readonly squash: boolean };
 
 const shadowbox: GitIdentity = identityOf(PATCH_AUTHOR);
 

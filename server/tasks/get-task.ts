@@ -1,7 +1,7 @@
 import { serverPathMask } from './server-paths';
 import { requireTask } from './task-access';
 import type { Actor, TaskView } from './task-api';
-import type { TaskServiceDeps } from './task-service';
+import type { TaskServiceDeps } from './task-service-deps';
 import { loadTaskView } from './task-views';
 
 /** One task as the API shows it (`GET /api/v1/tasks/{id}`); NOT_FOUND unless the actor sees it. */

@@ -17,7 +17,7 @@ import {
 } from './interdiff-refs';
 import { requireTask } from './task-access';
 import type { Actor } from './task-api';
-import type { TaskServiceDeps } from './task-service';
+import type { TaskServiceDeps } from './task-service-deps';
 
 export type InterdiffDeps = Pick<TaskServiceDeps, 'db' | 'layout' | 'bundles'>;
 

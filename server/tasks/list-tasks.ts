@@ -3,7 +3,7 @@ import { taskVisibility } from '../auth/permissions';
 import { Prisma } from '../db/generated/sqlite/client';
 import { visibleTasks } from './task-access';
 import type { Actor, TaskPage } from './task-api';
-import type { TaskServiceDeps } from './task-service';
+import type { TaskServiceDeps } from './task-service-deps';
 import { listTaskSummaries } from './task-views';
 import { decodeCursor, encodeCursor, type ListSort, type ListTasksQuery } from './list-tasks-query';
 

@@ -4,7 +4,7 @@ import { AppError } from '../errors/app-error';
 import { gateProblem, loadPlan, milestoneStatus } from './plan-views';
 import { requireTask } from './task-access';
 import type { Actor, MilestoneAction, MilestoneResult } from './task-api';
-import type { TaskServiceDeps } from './task-service';
+import type { TaskServiceDeps } from './task-service-deps';
 
 export interface MilestoneOptions {
   readonly taskId: string;

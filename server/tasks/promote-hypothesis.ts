@@ -20,7 +20,7 @@ import { checkPromotableHypothesis, checkPromotableTask } from './promote-rules'
 import { requireTask } from './task-access';
 import type { Actor, TaskView } from './task-api';
 import { runSummaryOf, statusOf } from './task-rows';
-import type { TaskServiceDeps } from './task-service';
+import type { TaskServiceDeps } from './task-service-deps';
 import { createWorkspaceCleaner } from './workspace-cleaner';
 
 export type PromoteDeps = Pick<TaskServiceDeps, 'db' | 'store' | 'layout' | 'bundles' | 'clock'>;

@@ -12,34 +12,11 @@ import { remoteCredential, type RemoteCredential } from '../remotes/remotes';
 import type { SecretBox } from '../remotes/secret-box';
 import { planApprovedExport, type ApprovedExport, type ExportDeps } from './export-approved';
 import { requireTask } from './task-access';
-import type { Actor } from './task-api';
-import type { TaskServiceDeps } from './task-service';
+import type { Actor, PushOutcome, PushTaskInput } from './task-api';
+import type { TaskServiceDeps } from './task-service-deps';
 
 export type PushTaskDeps = ExportDeps &
   Pick<TaskServiceDeps, 'store' | 'gitPolicy'> & { readonly secrets: SecretBox };
-
-export interface PushTaskInput {
-  readonly remote: string;
-  /** Default `shadowbox/<task id>`. */
-  readonly branch?: string | undefined;
-  /** One commit for the whole change instead of one per checkpoint. */
-  readonly squash?: boolean | undefined;
-  /** Open a pull request for the branch, or update the one open for it (the remote's forge). */
-  readonly pullRequest?: boolean | undefined;
-}
-
-export interface PushOutcome {
-  readonly remote: string;
-  readonly branch: string;
-  readonly commit: string;
-  /** The approved diff the commit carries. */
-  readonly sha256: string;
-  readonly pullRequest: {
-    readonly number: number;
-    readonly url: string;
-    readonly created: boolean;
-  } | null;
-}
 
 /**
  * Pushes an approved task's commits to a branch of a configured remote (reviewers). Only a task

@@ -3,7 +3,7 @@ import { verifySha256 } from '../engine/review';
 import { pathProblem } from '../engine/shadow';
 import { listTreeFiles, readTreeFile, restoreSource, sourceGitDir } from '../engine/workspace';
 import type { DiffView, PatchDownload, WorkspaceFile } from './task-api';
-import type { TaskServiceDeps } from './task-service';
+import type { TaskServiceDeps } from './task-service-deps';
 import { flagsOf } from './task-views';
 
 /*

@@ -5,7 +5,7 @@ import { getTask } from './get-task';
 import { requireTask } from './task-access';
 import type { Actor, TaskView } from './task-api';
 import { statusOf } from './task-rows';
-import type { TaskServiceDeps } from './task-service';
+import type { TaskServiceDeps } from './task-service-deps';
 
 export type ReopenTaskDeps = Pick<TaskServiceDeps, 'db' | 'store' | 'scheduler' | 'layout'>;
 

@@ -7,7 +7,7 @@ import { resetToBaseline } from './rollback-task';
 import { requireTask } from './task-access';
 import type { Actor, ReviewInput, TaskView } from './task-api';
 import { statusOf } from './task-rows';
-import type { TaskServiceDeps } from './task-service';
+import type { TaskServiceDeps } from './task-service-deps';
 
 export type ReviewTaskDeps = Pick<
   TaskServiceDeps,

@@ -7,7 +7,7 @@ import { cancelTask } from './cancel-task';
 import { getTask } from './get-task';
 import { requireTask } from './task-access';
 import type { Actor, TaskView } from './task-api';
-import type { TaskServiceDeps } from './task-service';
+import type { TaskServiceDeps } from './task-service-deps';
 import { createWorkspaceCleaner } from './workspace-cleaner';
 
 export type RollbackTaskDeps = Pick<

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { eventsSince, type StoredEvent } from '../db/event-store';
 import { AppError } from '../errors/app-error';
-import type { TaskServiceDeps } from './task-service';
+import type { TaskServiceDeps } from './task-service-deps';
 
 export type StreamTaskEventsDeps = Pick<TaskServiceDeps, 'db' | 'bus' | 'eventPollMs'>;
 

@@ -16,7 +16,7 @@ import { insertHypothesis } from './hypothesis-rows';
 import type { Actor } from './task-api';
 import { requireTask } from './task-access';
 import { statusOf } from './task-rows';
-import type { TaskServiceDeps } from './task-service';
+import type { TaskServiceDeps } from './task-service-deps';
 
 /** Hypotheses one task may hold waiting for an iteration, unless configured otherwise. */
 export const defaultMaxPendingHypotheses = 64;

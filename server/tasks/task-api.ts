@@ -3,11 +3,9 @@ import type { RunLimits } from '../engine/sandbox';
 import type { Hypothesis } from '../engine/shadow';
 import type { DiffFlags } from '../engine/review';
 import type { StoredEvent } from '../db/event-store';
-import type { ExportKind } from './export-approved';
-import type { PushOutcome, PushTaskInput } from './push-task';
 import type { RemoteSummary } from '../remotes/remotes';
 import type { ListTasksQueryInput } from './list-tasks-query';
-import type { CompareCell, CompareMatrix } from './compare';
+import type { CompareCell, CompareMatrix } from './compare/compare-schema';
 import type {
   baselineViewSchema,
   gateViewSchema,
@@ -155,6 +153,37 @@ export interface PatchDownload {
   readonly sha256: string;
   /** `shadowbox-<task id>-<first 12 hex of the hash>.patch` */
   readonly fileName: string;
+}
+
+/** What `exportApproved` writes: the approved change as a patch series or a bundle. */
+export type ExportKind =
+  /** One commit per checkpoint, as `git format-patch` mails. */
+  | { readonly kind: 'series'; readonly squash: boolean }
+  /** The approved commit(s) on branch `shadowbox/<task id>`. */
+  | { readonly kind: 'bundle'; readonly squash: boolean };
+
+/** Where `push` sends the approved change (push-input.ts checks the transports' body). */
+export interface PushTaskInput {
+  readonly remote: string;
+  /** Default `shadowbox/<task id>`. */
+  readonly branch?: string | undefined;
+  /** One commit for the whole change instead of one per checkpoint. */
+  readonly squash?: boolean | undefined;
+  /** Open a pull request for the branch, or update the one open for it (the remote's forge). */
+  readonly pullRequest?: boolean | undefined;
+}
+
+export interface PushOutcome {
+  readonly remote: string;
+  readonly branch: string;
+  readonly commit: string;
+  /** The approved diff the commit carries. */
+  readonly sha256: string;
+  readonly pullRequest: {
+    readonly number: number;
+    readonly url: string;
+    readonly created: boolean;
+  } | null;
 }
 
 export interface WorkspaceFile {

@@ -1,24 +1,18 @@
-import type { Db } from '../db/client';
 import { AppError } from '../errors/app-error';
 import { listRemotes } from '../remotes/remotes';
-import type { SecretBox } from '../remotes/secret-box';
-import type { GitUrlPolicy } from '../engine/intake';
 import type { Hypothesis } from '../engine/shadow';
-import type { BundleStore, WorkspaceLayout } from '../engine/workspace';
-import type { Clock } from '../engine/ports';
 import { acceptKnownFailures } from './accept-known-failures';
 import { cancelTask } from './cancel-task';
 import { compareCell, compareTask } from './compare';
 import { createTask } from './create-task';
-import { exportApproved, type ExportKind } from './export-approved';
-import { pushTask, type PushTaskInput } from './push-task';
+import { exportApproved } from './export-approved';
+import { pushTask } from './push-task';
 import { getTask } from './get-task';
 import { interdiff } from './interdiff';
 import type { InterdiffQuery } from './interdiff-refs';
 import { listTasks } from './list-tasks';
 import { parseListTasksQuery, type ListTasksQueryInput } from './list-tasks-query';
 import { milestone } from './milestone-service';
-import type { PrismaTaskStore } from './prisma-task-store';
 import { getTaskDiff, getTaskPatch, listTaskFiles, readTaskFile } from './read-workspace';
 import { promoteHypothesis } from './promote-hypothesis';
 import type { PromoteInput } from './promote-input';
@@ -33,55 +27,17 @@ import { requireTask, visibilityCache } from './task-access';
 import type {
   Actor,
   CreateTaskInput,
+  ExportKind,
   MilestoneAction,
+  PushTaskInput,
   ReviewInput,
   TaskServiceApi,
 } from './task-api';
-import type { TaskEventBus } from './task-event-bus';
-import type { RunLimitCeilings } from './task-input-checks';
+import type { TaskServiceDeps } from './task-service-deps';
 
-/** How the service hands tasks to the job runner. */
-export interface TaskScheduler {
-  /** Makes the task's next step due now (creates its job, or wakes it). */
-  schedule(taskId: string): Promise<void>;
-  /**
-   * Interrupts the task's running step, if any: in this process (SQLite), or on whichever worker
-   * runs it (PostgreSQL, hence the promise).
-   */
-  interrupt(taskId: string): void | Promise<void>;
-}
-
-/** Everything the task services use; each verb takes the part of it it needs. */
-export interface TaskServiceDeps {
-  readonly db: Db;
-  readonly store: PrismaTaskStore;
-  readonly bus: TaskEventBus;
-  readonly layout: WorkspaceLayout;
-  /** Where an uploaded archive's source is kept for the workers (PostgreSQL: no shared disk). */
-  readonly bundles?: BundleStore;
-  readonly scheduler: TaskScheduler;
-  readonly gitPolicy: GitUrlPolicy;
-  /** Opens remotes' credentials for a push (`SHADOWBOX_SECRETS_KEY` or the data directory's key). */
-  readonly secrets?: SecretBox;
-  readonly clock: Clock;
-  /** Whether an LLM fixer is configured (tasks may ask for `fixer: 'llm'`). */
-  readonly llmAvailable?: boolean;
-  /** The token cap of an LLM task that sets none. */
-  readonly defaultTaskTokenBudget?: number;
-  /** How often an SSE stream re-reads the database without a notification (other processes). */
-  readonly eventPollMs?: number;
-  /** Hypotheses a task may hold waiting to run (default 64); one more is refused (INBOX_FULL). */
-  readonly maxPendingHypotheses?: number | undefined;
-  /**
-   * The most a task's run caps may be (the server's caps; an admin's up to the hard maximum).
-   * Default: `defaultRunLimits` for both.
-   */
-  readonly runLimitCeilings?: RunLimitCeilings | undefined;
-  /** Nobody approves a diff whose winning hypothesis they (or their tokens) submitted. */
-  readonly requireSecondReviewer?: boolean | undefined;
-  /** How many times reviewers may request changes on one task (default 5). */
-  readonly maxReviewRounds?: number | undefined;
-}
+// Also named from here by callers outside this folder that take them with the class (the job
+// queue's scheduler, the bench).
+export type { TaskScheduler, TaskServiceDeps } from './task-service-deps';
 
 /**
  * The task services bound to one set of dependencies: each method calls its verb (one file each)

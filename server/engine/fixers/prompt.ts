@@ -1,4 +1,5 @@
-import type { ReviewRequest, ReviewThreadBrief, TaskBrief } from '../loop/fixer';
+import type { ReviewRequest, TaskBrief } from '../loop/fixer';
+import type { ReviewThreadBrief } from '../loop/review-thread-brief';
 import type { RunSummary } from '../loop/task-events';
 import { stripAnsi } from '../parsers/text';
 import { isTestPath } from '../review/diff-flags';

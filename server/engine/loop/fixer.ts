@@ -1,4 +1,5 @@
 import type { Hypothesis } from '../shadow/hypothesis';
+import type { ReviewThreadBrief, ThreadComment } from './review-thread-brief';
 import type { RunSummary } from './task-events';
 
 /** A hypothesis on its way into an iteration, with where it came from. */
@@ -68,28 +69,6 @@ export interface FixRequest {
    * outside a review round.
    */
   readonly review: ReviewRequest | null;
-}
-
-/** One comment of a review thread, as a fixer reads it. */
-export interface ThreadComment {
-  readonly author: string;
-  /** Markdown. */
-  readonly body: string;
-}
-
-/**
- * A reviewer's open thread on the diff under review: where it is (the lines of the new or old
- * side of the diff baseline..checkpoint), the code it is anchored to, and what was said.
- */
-export interface ReviewThreadBrief {
-  readonly id: string;
-  readonly path: string;
-  readonly side: 'new' | 'old';
-  readonly startLine: number;
-  readonly endLine: number;
-  /** The anchored code lines' text, startLine..endLine. */
-  readonly lines: readonly string[];
-  readonly comments: readonly ThreadComment[];
 }
 
 /** What a review round asks of its iteration: the reviewers' summaries and open threads. */

@@ -38,10 +38,9 @@ export {
   type RejectedHypothesis,
   type RepositoryView,
   type ReviewRequest,
-  type ReviewThreadBrief,
-  type ThreadComment,
   type ThreadReply,
 } from './fixer';
+export type { ReviewThreadBrief, ThreadComment } from './review-thread-brief';
 export {
   gatesFinished,
   type GateResult,

@@ -2,7 +2,7 @@ import type { EgressRecord } from '../egress/egress-log';
 import type { IntakeEvent } from '../intake/intake-events';
 import type { HypothesisOutcome } from '../shadow/shadow-report';
 import type { DiffFlags } from '../review/diff-flags';
-import type { ReviewThreadBrief } from './fixer';
+import type { ReviewThreadBrief } from './review-thread-brief';
 import type { TaskStatus } from './task-status';
 
 /** A test run as the task keeps it: a shadow's outcome without the hypothesis, plus the verdict. */

@@ -1,53 +1,25 @@
 /**
- * A task's lifecycle, in one place: its statuses, which of them are active or final, and which
- * events move a task from which statuses to which. The engine's reducer enforces it and the
- * browser's timeline follows it, so this module is pure: no imports but types (the client bundle
- * imports it through `server/engine/lifecycle.ts`). The strings are part of the REST and UI
- * contract, and `prisma/schema.prisma`'s comments on the status columns list them (a test checks).
+ * A task's lifecycle, in one place: its statuses, which of them are active or final (both defined
+ * in the leaf `task-status.ts` and handed on here), and which events move a task from which
+ * statuses to which. The engine's reducer enforces it and the browser's timeline follows it, so
+ * this module is pure: no imports but types and the statuses (the client bundle imports it
+ * through `server/engine/lifecycle.ts`).
  */
 import type { TaskEventType } from './task-events';
+import { activeStatuses, type TaskStatus } from './task-status';
 
-export const taskStatuses = [
-  'queued',
-  'preparing',
-  'setup',
-  'baseline',
-  'iterating',
-  'awaiting_hypotheses',
-  'awaiting_review',
-  'approved',
-  'rejected',
-  'failed',
-  'cancelled',
-  'interrupted',
-] as const;
-
-export type TaskStatus = (typeof taskStatuses)[number];
-
-export function isTaskStatus(value: string): value is TaskStatus {
-  return (taskStatuses as readonly string[]).includes(value);
-}
+// A leaf of their own: the events name statuses and the transitions name events, so the statuses
+// here would close a circle.
+export {
+  activeStatuses,
+  finalStatuses,
+  isTaskStatus,
+  taskStatuses,
+  type TaskStatus,
+} from './task-status';
 
 /** The status a task row is inserted with; `task.created` announces it. */
 export const initialTaskStatus: TaskStatus = 'queued';
-
-/** Work is in progress or waiting for input; cancel, failure and interruption apply. */
-export const activeStatuses: ReadonlySet<TaskStatus> = new Set([
-  'queued',
-  'preparing',
-  'setup',
-  'baseline',
-  'iterating',
-  'awaiting_hypotheses',
-]);
-
-/** Nothing more happens to the task unless someone acts on it. */
-export const finalStatuses: ReadonlySet<TaskStatus> = new Set([
-  'rejected',
-  'failed',
-  'cancelled',
-  'interrupted',
-]);
 
 /** The statuses an event may leave from: a list, or every active status. */
 export type TransitionFrom = readonly TaskStatus[] | 'active';

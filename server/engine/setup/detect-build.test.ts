@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkBuildCommand, checkSetupCommand } from '../policy';
-import { detectSetup, type SetupTree } from './detect-setup';
+import type { SetupTree } from './detect-rule';
+import { detectSetup } from './detect-setup';
 
 const tree = (files: Record<string, string>): SetupTree => ({
   files: Object.keys(files),

@@ -1,17 +1,5 @@
 import { posix } from 'node:path';
-import type { Part, Root } from './detect-setup';
-
-/**
- * A compiled project's setup configures and builds once, so the warm build directory is in every
- * run's lower layer; then every run must rebuild before its tests, or it would test the binaries
- * built from the baseline whatever the hypothesis changed. The build step is that rebuild
- * (incremental: only what the hypothesis touched compiles again).
- */
-export interface DetectedBuild {
-  readonly argv: readonly string[];
-  /** Shown on the task: why this build step, and how to override it. */
-  readonly reason: string;
-}
+import type { DetectedBuild, Part, Root } from './detect-rule';
 
 const show = (argv: readonly string[]): string => argv.join(' ');
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { detectSetup, type SetupTree } from './detect-setup';
+import type { SetupTree } from './detect-rule';
+import { detectSetup } from './detect-setup';
 import { dependencyGroup } from './python-groups';
 
 // What a detected Python setup installs: the project and what its tests need, never the docs or

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { detectSetup, tomlKeys, type SetupTree } from './detect-setup';
+import type { SetupTree } from './detect-rule';
+import { detectSetup, tomlKeys } from './detect-setup';
 
 /** An in-memory tree: path → content. */
 function tree(files: Record<string, string>): SetupTree & { reads: string[] } {

@@ -2,15 +2,8 @@ import { posix } from 'node:path';
 import { git } from '../workspace/git';
 import { listTreeFiles } from '../workspace/tree-files';
 import { dependencyGroup } from './python-groups';
-import { detectCompiled, type DetectedBuild } from './detect-build';
-
-/** The files of a commit, as detection sees them: the listing plus lazy reads. */
-export interface SetupTree {
-  /** Workspace-relative, '/'-separated paths of the tree's files. */
-  readonly files: readonly string[];
-  /** A file's text, or null when it is absent or unreadable. */
-  read(path: string): Promise<string | null>;
-}
+import { detectCompiled } from './detect-build';
+import type { DetectedBuild, Part, Root, SetupTree } from './detect-rule';
 
 /** Largest manifest read (a package-lock.json of a big project is several megabytes). */
 export const maxManifestBytes = 64 * 1024 * 1024;
@@ -54,24 +47,6 @@ export interface SetupPlan {
   readonly reasons: readonly string[];
   /** The rebuild every run starts with, when setup builds (CMake, Meson, make); else null. */
   readonly build: DetectedBuild | null;
-}
-
-/** What one ecosystem's rule contributes to the plan. */
-export interface Part {
-  readonly commands?: readonly (readonly string[])[];
-  readonly outputs?: readonly string[];
-  readonly manifests?: readonly string[];
-  readonly env?: Readonly<Record<string, string>>;
-  readonly workspaceEnv?: Readonly<Record<string, string>>;
-  readonly build?: DetectedBuild;
-  readonly reasons: readonly string[];
-}
-
-export interface Root {
-  readonly tree: SetupTree;
-  readonly has: (path: string) => boolean;
-  /** The present ones among `paths`, in that order. */
-  readonly present: (...paths: string[]) => string[];
 }
 
 /**

@@ -7,8 +7,8 @@ export {
   commitTreeId,
   detectSetup,
   type SetupPlan as DetectedSetup,
-  type SetupTree,
 } from './detect-setup';
+export type { SetupTree } from './detect-rule';
 export { alwaysExcludedOutputs, excludeOutputs, excludePatternsFor } from './setup-outputs';
 export { relocateOutput } from './relocate-output';
 export { SetupCache, type CacheEntry, type RestoreResult } from './setup-cache';

@@ -12,7 +12,8 @@ import type {
 import { clampRunLimits, defaultRunLimits, type RunLimits } from '../sandbox/run-limits';
 import type { SandboxHost } from '../sandbox/sandbox-host';
 import type { BackgroundRemoval } from '../shadow/scratch';
-import { commitSetupTree, commitTreeId, detectSetup, type SetupTree } from './detect-setup';
+import { commitSetupTree, commitTreeId, detectSetup } from './detect-setup';
+import type { SetupTree } from './detect-rule';
 import { runSetup } from './run-setup';
 import { withWaysOut } from './setup-ways-out';
 import {

@@ -12,8 +12,11 @@ import type {
   CreateTaskInput,
   DiffView,
   PatchDownload,
+  ExportKind,
   MilestoneAction,
   MilestoneResult,
+  PushOutcome,
+  PushTaskInput,
   ReviewInput,
   TaskServiceApi,
   TaskPage,
@@ -22,8 +25,6 @@ import type {
 } from '../../../tasks/task-api';
 import type { CompareCell, CompareMatrix } from '../../../tasks/compare';
 import { formatRef, type InterdiffQuery, type InterdiffView } from '../../../tasks/interdiff-refs';
-import type { ExportKind } from '../../../tasks/export-approved';
-import type { PushOutcome, PushTaskInput } from '../../../tasks/push-task';
 import type { RemoteSummary } from '../../../remotes/remotes';
 import type { PromoteInput } from '../../../tasks/promote-input';
 import {
