@@ -210,6 +210,21 @@ describe('submit_hypotheses', () => {
 });
 
 describe('get_diff', () => {
+  it('declares the flags the page reads, leaving those old flags lack optional', async () => {
+    const client = await connectInMemory(services, agentActor, 'http');
+    const { tools } = await client.listTools();
+    const schema = tools.find((tool) => tool.name === 'get_diff')?.outputSchema as {
+      properties: Record<string, { properties: Record<string, unknown>; required: string[] }>;
+    };
+    const flags = schema.properties.flags!;
+    expect(Object.keys(flags.properties)).toEqual(
+      expect.arrayContaining(['disabledTests', 'testEdits', 'hiddenCharacters', 'large']),
+    );
+    expect(flags.required).toEqual(expect.arrayContaining(['files', 'large']));
+    expect(flags.required).not.toContain('disabledTests');
+    expect(flags.required).not.toContain('testEdits');
+  });
+
   it('answers the diff, its hash and flags, and renders the hash before the diff', async () => {
     const { id } = services.tasks.addTask();
     const diff = 'From 0000 Mon Sep 17 00:00:00 2001\n--- a/calc.py\n+++ b/calc.py\n';

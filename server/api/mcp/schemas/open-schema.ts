@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /**
  * A services' view schema as MCP declares it: every object open (`z.looseObject`), no readonly
- * wrappers, descriptions kept. A field a view gains later must not make a client's validation of
+ * wrappers, defaults as optional fields, descriptions kept. A field a view gains later must not make a client's validation of
  * an older declaration fail.
  *
  * Typed as the schema it is given: the open objects only add index signatures, which a tool's
@@ -31,6 +31,9 @@ function rebuild(schema: z.ZodType): z.ZodType {
   if (schema instanceof z.ZodNullable) return open(schema.unwrap() as z.ZodType).nullable();
   if (schema instanceof z.ZodOptional) return open(schema.unwrap() as z.ZodType).optional();
   if (schema instanceof z.ZodReadonly) return open(schema.unwrap() as z.ZodType);
+  // MCP sends what the service returned, unparsed: a field the view fills in by default may be
+  // absent from it, so it is declared optional (as an output, a default would make it required).
+  if (schema instanceof z.ZodDefault) return open(schema.unwrap() as z.ZodType).optional();
   if (schema instanceof z.ZodRecord) {
     return z.record(schema.keyType, open(schema.valueType as z.ZodType));
   }
