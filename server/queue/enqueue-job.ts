@@ -1,6 +1,7 @@
 import type { Db } from '../db/client';
 import { AppError } from '../errors/app-error';
-import { checkDate, prismaCode } from './job-checks';
+import { prismaCode } from '../db/transaction';
+import { checkDate } from './job-checks';
 import { unlocked } from './job-lease';
 import type { EnqueueResult } from './job-types';
 

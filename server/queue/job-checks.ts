@@ -15,8 +15,3 @@ export function checkDate(date: Date, name: string): void {
     throw new AppError('INVALID_ARGUMENT', `${name} must be a valid Date`);
   }
 }
-
-export function prismaCode(error: unknown): string | undefined {
-  if (typeof error !== 'object' || error === null || !('code' in error)) return undefined;
-  return typeof error.code === 'string' ? error.code : undefined;
-}
