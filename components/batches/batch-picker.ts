@@ -4,6 +4,13 @@ import type { TaskSummary } from '../trpc/router-types';
 export const minMembers = 2;
 export const maxMembers = 8;
 
+/**
+ * The approved tasks a batch is picked from, as `tasks.list` reads them: the page's server
+ * component and the form's query share it (a constant of a 'use client' module would reach the
+ * server as a client reference, not a value).
+ */
+export const approvedTasksQuery = { status: ['approved'], limit: 200 } as const;
+
 export type PickableTask = Pick<TaskSummary, 'id' | 'title' | 'source' | 'owner' | 'updatedAt'>;
 
 export interface RepositoryGroup {

@@ -8,10 +8,12 @@ import { formatTime, plural } from '../format';
 import { ShortId } from '../short-id';
 import { useTRPC } from '../trpc/client';
 import type { TaskPage } from '../trpc/router-types';
-import { groupByRepository, selectionProblem, toggleTask } from './batch-picker';
-
-/** The approved tasks the picker lists: the list's own query, filtered (tasks.list). */
-export const approvedTasksQuery = { status: ['approved'], limit: 200 } as const;
+import {
+  approvedTasksQuery,
+  groupByRepository,
+  selectionProblem,
+  toggleTask,
+} from './batch-picker';
 
 /**
  * A new batch: the approved tasks the person sees, by repository, checked in the order the batch

@@ -1,7 +1,8 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { BatchList } from '@/components/batches/batch-list';
-import { approvedTasksQuery, NewBatchForm } from '@/components/batches/new-batch-form';
+import { approvedTasksQuery } from '@/components/batches/batch-picker';
+import { NewBatchForm } from '@/components/batches/new-batch-form';
 import { signedInCaller } from '../signed-in';
 
 export const dynamic = 'force-dynamic';
