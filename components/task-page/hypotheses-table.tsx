@@ -4,7 +4,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type ReactNode } from 'react';
 import { errorInfo } from '../errors/error-info';
 import { formatDuration } from '../format';
-import { finalStatuses } from '@/server/engine/lifecycle';
+import { acceptsWork } from '@/server/engine/lifecycle';
 import { useTRPC } from '../trpc/client';
 import type { TaskView } from '../trpc/router-types';
 import { OutputTail } from './output-tail';
@@ -12,8 +12,7 @@ import { TestChanges } from './test-changes';
 import type { HypothesisRow, IterationState } from './timeline-state';
 
 /** Statuses after which no hypothesis runs any more: the final ones, and an approval. */
-const ended = (status: TaskView['status']): boolean =>
-  finalStatuses.has(status) || status === 'approved';
+const ended = (status: TaskView['status']): boolean => !acceptsWork(status);
 
 const columns = [
   'Rank',

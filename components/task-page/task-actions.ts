@@ -1,4 +1,4 @@
-import { canApply, finalStatuses } from '@/server/engine/lifecycle';
+import { acceptsWork, canApply } from '@/server/engine/lifecycle';
 import type { TaskStatus } from '../trpc/router-types';
 
 /** What the server says the signed-in person may do to the task now (TaskView['can']). */
@@ -39,7 +39,7 @@ export function taskActions(can: TaskCan, stored: TaskStatus, live: TaskStatus):
   return {
     cancel: { shown: can.cancel, enabled: can.cancel && running },
     rollback: { shown: can.rollback, enabled: can.rollback && (running || underReview) },
-    submit: can.submit && !finalStatuses.has(live) && live !== 'approved',
+    submit: can.submit && acceptsWork(live),
     review: can.review && live === 'awaiting_review',
     comment: can.comment,
     reopen: can.reopen && live === 'approved',

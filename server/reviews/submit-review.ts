@@ -8,6 +8,7 @@ import { authorKindOf, requireReviewedTask } from './review-access';
 import type { NewThreadComment, SubmitReviewInput } from './review-api';
 import { defaultMaxReviewRounds, type ReviewServiceDeps } from './review-deps';
 import { openThreadBriefs } from './review-state';
+import { refuseWhileApproved } from '../tasks/approved-guard';
 
 /**
  * One review: `comment`, `request_changes` or `approve`, bound to the hash the reviewer saw
@@ -34,11 +35,10 @@ export async function submitReview(
       input.verdict === 'comment' ? 'comment' : 'review',
     );
     if (task.status !== 'awaiting_review') {
+      refuseWhileApproved(taskId, task.status, 'it takes another review');
       throw new AppError(
         'INVALID_STATE',
-        task.status === 'approved'
-          ? `task ${taskId} is approved: a reviewer must reopen it before it takes another review`
-          : `task ${taskId} is ${task.status}: there is no diff under review`,
+        `task ${taskId} is ${task.status}: there is no diff under review`,
       );
     }
     if (task.diffSha256 !== input.sha256) {

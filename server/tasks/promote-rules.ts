@@ -1,5 +1,6 @@
 import { AppError } from '../errors/app-error';
 import type { TaskStatus } from '../engine/lifecycle';
+import { refuseWhileApproved } from './approved-guard';
 
 /*
  * Which hypothesis a reviewer may promote, and when: pure, so each refusal is tested as worded.
@@ -38,12 +39,7 @@ export interface PromotionCandidate {
 
 /** Refuses a task that is not awaiting review, saying what it is instead. */
 export function checkPromotableTask(task: PromotionTask): void {
-  if (task.status === 'approved') {
-    throw new AppError(
-      'INVALID_STATE',
-      `task ${task.id} is approved: a reviewer must reopen it before another hypothesis can be promoted`,
-    );
-  }
+  refuseWhileApproved(task.id, task.status, 'another hypothesis can be promoted');
   if (task.status !== 'awaiting_review') {
     throw new AppError(
       'INVALID_STATE',

@@ -8,6 +8,7 @@ import { requireTask } from './task-access';
 import type { Actor, ReviewInput, TaskView } from './task-api';
 import { statusOf } from './task-rows';
 import type { TaskServiceDeps } from './task-service-deps';
+import { refuseWhileApproved } from './approved-guard';
 
 export type ReviewTaskDeps = Pick<
   TaskServiceDeps,
@@ -50,12 +51,7 @@ export async function reviewTask(
     });
     if (task === null) throw new AppError('NOT_FOUND', `no task ${taskId}`);
     const status = statusOf(task.status);
-    if (status === 'approved') {
-      throw new AppError(
-        'INVALID_STATE',
-        `task ${taskId} is already approved: a reviewer must reopen it before it can be rejected again`,
-      );
-    }
+    refuseWhileApproved(taskId, status, 'it can be reviewed again');
     if (status !== 'awaiting_review') {
       throw new AppError(
         'INVALID_STATE',

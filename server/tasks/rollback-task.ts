@@ -9,6 +9,7 @@ import { requireTask } from './task-access';
 import type { Actor, TaskView } from './task-api';
 import type { TaskServiceDeps } from './task-service-deps';
 import { createWorkspaceCleaner } from './workspace-cleaner';
+import { refuseWhileApproved } from './approved-guard';
 
 export type RollbackTaskDeps = Pick<
   TaskServiceDeps,
@@ -30,12 +31,7 @@ export async function rollbackTask(
 ): Promise<TaskView> {
   await requireTask(deps.db, taskId, actor, 'cancel');
   const task = await deps.store.load(taskId);
-  if (task.status === 'approved') {
-    throw new AppError(
-      'INVALID_STATE',
-      `task ${taskId} is approved: a reviewer must reopen it before it can be rolled back`,
-    );
-  }
+  refuseWhileApproved(taskId, task.status, 'it can be rolled back');
   if (activeStatuses.has(task.status)) return cancelTask(deps, { taskId, actor });
   if (!canApply(task.status, 'task.abandoned')) {
     throw new AppError(

@@ -17,6 +17,7 @@ import type { Actor } from './task-api';
 import { requireTask } from './task-access';
 import { statusOf } from './task-rows';
 import type { TaskServiceDeps } from './task-service-deps';
+import { refuseWhileApproved } from './approved-guard';
 
 /** Hypotheses one task may hold waiting for an iteration, unless configured otherwise. */
 export const defaultMaxPendingHypotheses = 64;
@@ -95,12 +96,7 @@ const acceptingSelect = {
 /** Refuses unless the task takes hypotheses: active, or under review with iterations left. */
 function checkAccepting(taskId: string, task: AcceptingTask): void {
   const status = statusOf(task.status);
-  if (status === 'approved') {
-    throw new AppError(
-      'INVALID_STATE',
-      `task ${taskId} is approved: it takes no hypotheses unless a reviewer reopens it`,
-    );
-  }
+  refuseWhileApproved(taskId, status, 'it takes hypotheses');
   // Under review, a new iteration takes the task back to work.
   const reopening = canApply(status, 'iteration.started') && !activeStatuses.has(status);
   if ((!activeStatuses.has(status) && !reopening) || task.cancelRequestedBy !== null) {

@@ -188,13 +188,13 @@ describe('task ownership and review rules', () => {
       ),
     ).rejects.toMatchObject({
       code: 'INVALID_STATE',
-      message: `task ${id} is approved: it takes no hypotheses unless a reviewer reopens it`,
+      message: `task ${id} is approved: a reviewer must reopen it before it takes hypotheses`,
     });
     await expect(
       scratch.runtime.tasks.review(id, { verdict: 'reject', sha256: sha }, alice),
     ).rejects.toMatchObject({
       code: 'INVALID_STATE',
-      message: `task ${id} is already approved: a reviewer must reopen it before it can be rejected again`,
+      message: `task ${id} is approved: a reviewer must reopen it before it can be reviewed again`,
     });
     const agentReopen = await rest(
       handleReopenTask,

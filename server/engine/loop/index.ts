@@ -2,6 +2,7 @@
 // The lifecycle is pure and also reaches the browser, through `../lifecycle.ts`; the rest of this
 // folder uses Node (git worktrees, processes) and is for the server only.
 export {
+  acceptsWork,
   activeStatuses,
   canApply,
   finalStatuses,
@@ -13,6 +14,7 @@ export {
   statusSetBy,
   taskStatuses,
   transitions,
+  workStatuses,
   type IterationStatus,
   type TaskStatus,
   type Transition,

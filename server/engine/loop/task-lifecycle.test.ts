@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
+  acceptsWork,
   activeStatuses,
   canApply,
   finalStatuses,
@@ -12,6 +13,7 @@ import {
   statusSetBy,
   taskStatuses,
   transitions,
+  workStatuses,
 } from './task-lifecycle';
 
 const schemas = ['prisma/schema.prisma', 'prisma/postgres/schema.prisma'];
@@ -38,6 +40,21 @@ function commentedValues(schema: string, model: string, field: string): string[]
 }
 
 describe('the task lifecycle', () => {
+  it('takes work in every status but the final ones and an approval', () => {
+    expect([...workStatuses]).toEqual(
+      taskStatuses.filter((status) => !finalStatuses.has(status) && status !== 'approved'),
+    );
+    expect(acceptsWork('awaiting_review')).toBe(true);
+    expect(acceptsWork('approved')).toBe(false);
+    expect(acceptsWork('cancelled')).toBe(false);
+    // Only a reopen leaves an approval, back to review (where work is taken again).
+    expect(
+      Object.entries(transitions).filter(
+        ([, t]) => t.from !== 'active' && t.from.includes('approved'),
+      ),
+    ).toEqual([['task.reopened', { from: ['approved'], to: 'awaiting_review' }]]);
+  });
+
   it('names only known statuses in its sets and transitions', () => {
     const named = [
       initialTaskStatus,

@@ -11,10 +11,12 @@ import { activeStatuses, type TaskStatus } from './task-status';
 // A leaf of their own: the events name statuses and the transitions name events, so the statuses
 // here would close a circle.
 export {
+  acceptsWork,
   activeStatuses,
   finalStatuses,
   isTaskStatus,
   taskStatuses,
+  workStatuses,
   type TaskStatus,
 } from './task-status';
 

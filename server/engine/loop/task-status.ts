@@ -43,3 +43,13 @@ export const finalStatuses: ReadonlySet<TaskStatus> = new Set([
   'cancelled',
   'interrupted',
 ]);
+
+/**
+ * The task still takes work (hypotheses, runs, a verdict): neither final nor approved. An approval
+ * is not final (a reviewer may reopen it), but until then the task takes nothing.
+ */
+export const workStatuses: ReadonlySet<TaskStatus> = new Set(
+  taskStatuses.filter((status) => !finalStatuses.has(status) && status !== 'approved'),
+);
+
+export const acceptsWork = (status: TaskStatus): boolean => workStatuses.has(status);
