@@ -2,11 +2,11 @@
 
 import { useMutation } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
-import { useState, type SubmitEvent } from 'react';
 import { errorInfo } from '../errors/error-info';
 import { Field } from '../task-list/form-field';
 import { useTRPC } from '../trpc/client';
 import { authClient, authErrorMessage } from './auth-client';
+import { useCredentialsForm } from './use-credentials-form';
 
 /**
  * The first admin, made with the one-time link's secret (`account.redeemSetupLink`), then
@@ -16,42 +16,26 @@ export function SetupForm({ token }: { readonly token: string }) {
   const trpc = useTRPC();
   const router = useRouter();
   const redeem = useMutation(trpc.account.redeemSetupLink.mutationOptions());
-  const [username, setUsername] = useState('');
-  const [password, setPassword] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  async function submit(event: SubmitEvent<HTMLFormElement>): Promise<void> {
-    event.preventDefault();
-    if (username.trim() === '' || password === '') {
-      setError('Choose a username and a password.');
-      return;
-    }
-    setError(null);
-    setBusy(true);
-    try {
-      const created = await redeem.mutateAsync({ token, username: username.trim(), password });
+  const form = useCredentialsForm({
+    missing: 'Choose a username and a password.',
+    send: async ({ username, password }) => {
+      const created = await redeem.mutateAsync({ token, username, password });
       const { error: refused } = await authClient.signIn.username({
         username: created.username,
         password,
       });
       if (refused !== null) {
-        setError(
-          `The admin ${created.username} was created, but signing in failed: ${authErrorMessage(refused)}`,
-        );
-        return;
+        return `The admin ${created.username} was created, but signing in failed: ${authErrorMessage(refused)}`;
       }
       router.replace('/coding');
       router.refresh();
-    } catch (failure) {
-      setError(errorInfo(failure).message);
-    } finally {
-      setBusy(false);
-    }
-  }
+      return null;
+    },
+    failure: (thrown) => errorInfo(thrown).message,
+  });
 
   return (
-    <form className="account-form" onSubmit={(event) => void submit(event)} noValidate>
+    <form className="account-form" onSubmit={form.onSubmit} noValidate>
       <Field
         id="setup-username"
         label="Username"
@@ -67,8 +51,8 @@ export function SetupForm({ token }: { readonly token: string }) {
             spellCheck={false}
             required
             maxLength={64}
-            value={username}
-            onChange={(event) => setUsername(event.target.value)}
+            value={form.username}
+            onChange={(event) => form.setUsername(event.target.value)}
           />
         )}
       </Field>
@@ -82,17 +66,17 @@ export function SetupForm({ token }: { readonly token: string }) {
             required
             minLength={8}
             maxLength={256}
-            value={password}
-            onChange={(event) => setPassword(event.target.value)}
+            value={form.password}
+            onChange={(event) => form.setPassword(event.target.value)}
           />
         )}
       </Field>
-      {error === null ? null : (
+      {form.error === null ? null : (
         <p className="form-error" role="alert">
-          {error}
+          {form.error}
         </p>
       )}
-      <button type="submit" className="primary" disabled={busy}>
+      <button type="submit" className="primary" disabled={form.busy}>
         Create admin
       </button>
     </form>

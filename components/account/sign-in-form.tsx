@@ -1,10 +1,10 @@
 'use client';
 
 import { useRouter } from 'next/navigation';
-import { useState, type SubmitEvent } from 'react';
 import { Field } from '../task-list/form-field';
 import { authClient, authErrorMessage } from './auth-client';
 import { safeNextPath } from './next-path';
+import { useCredentialsForm } from './use-credentials-form';
 
 /**
  * Username and password, sent to better-auth (`POST /api/auth/sign-in/username`); its refusal
@@ -13,39 +13,21 @@ import { safeNextPath } from './next-path';
  */
 export function SignInForm({ next }: { readonly next: string }) {
   const router = useRouter();
-  const [username, setUsername] = useState('');
-  const [password, setPassword] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  async function submit(event: SubmitEvent<HTMLFormElement>): Promise<void> {
-    event.preventDefault();
-    if (username.trim() === '' || password === '') {
-      setError('Give your username and your password.');
-      return;
-    }
-    setError(null);
-    setBusy(true);
-    try {
-      const { error: refused } = await authClient.signIn.username({
-        username: username.trim(),
-        password,
-      });
-      if (refused !== null) {
-        setError(authErrorMessage(refused));
-        return;
-      }
+  const form = useCredentialsForm({
+    missing: 'Give your username and your password.',
+    send: async (credentials) => {
+      const { error: refused } = await authClient.signIn.username(credentials);
+      if (refused !== null) return authErrorMessage(refused);
       router.replace(safeNextPath(next));
       router.refresh();
-    } catch (failure) {
-      setError(failure instanceof Error ? failure.message : 'the server could not be reached');
-    } finally {
-      setBusy(false);
-    }
-  }
+      return null;
+    },
+    failure: (thrown) =>
+      thrown instanceof Error ? thrown.message : 'the server could not be reached',
+  });
 
   return (
-    <form className="account-form" onSubmit={(event) => void submit(event)} noValidate>
+    <form className="account-form" onSubmit={form.onSubmit} noValidate>
       <Field id="sign-in-username" label="Username" error={undefined}>
         {(control) => (
           <input
@@ -56,8 +38,8 @@ export function SignInForm({ next }: { readonly next: string }) {
             spellCheck={false}
             required
             maxLength={64}
-            value={username}
-            onChange={(event) => setUsername(event.target.value)}
+            value={form.username}
+            onChange={(event) => form.setUsername(event.target.value)}
           />
         )}
       </Field>
@@ -70,17 +52,17 @@ export function SignInForm({ next }: { readonly next: string }) {
             autoComplete="current-password"
             required
             maxLength={256}
-            value={password}
-            onChange={(event) => setPassword(event.target.value)}
+            value={form.password}
+            onChange={(event) => form.setPassword(event.target.value)}
           />
         )}
       </Field>
-      {error === null ? null : (
+      {form.error === null ? null : (
         <p className="form-error" role="alert">
-          {error}
+          {form.error}
         </p>
       )}
-      <button type="submit" className="primary" disabled={busy}>
+      <button type="submit" className="primary" disabled={form.busy}>
         Sign in
       </button>
     </form>
