@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadEnv, redact } from './env';
+import { loadEnv } from './env';
+import { redact } from './redact-url';
 
 const cwd = '/srv/shadowbox';
 
@@ -28,7 +29,23 @@ describe('loadEnv', () => {
       workerCapacity: 2,
       workerHeartbeatMs: 5000,
       workerExpiryMs: 15_000,
+      llm: null,
     });
+  });
+
+  it('reads the LLM endpoint with the rest, refusing a bad value by its name', () => {
+    const llm = {
+      SHADOWBOX_LLM_BASE_URL: 'http://127.0.0.1:8080/v1/',
+      SHADOWBOX_LLM_MODEL: 'coder',
+    };
+    expect(loadEnv(llm, cwd).llm).toMatchObject({
+      baseUrl: 'http://127.0.0.1:8080/v1',
+      model: 'coder',
+      apiKey: null,
+    });
+    expect(() => loadEnv({ ...llm, SHADOWBOX_LLM_TIMEOUT_SECS: 'soon' }, cwd)).toThrow(
+      /SHADOWBOX_LLM_TIMEOUT_SECS="soon" must be a number of seconds/,
+    );
   });
 
   it('allows the web and worker roles only on PostgreSQL; expiry defaults to three beats', () => {

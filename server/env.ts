@@ -3,6 +3,8 @@ import { z } from 'zod';
 import { defaultRunLimits, type RunLimits } from './engine/sandbox';
 import { parseTrustedProxies, type TrustedProxies } from './auth/client-address';
 import { AppError } from './errors/app-error';
+import { loadLlmConfig, type LlmConfig } from './llm/llm-config';
+import { redact } from './redact-url';
 
 /**
  * The process configuration, parsed once at start-up (`loadEnv()`), so a bad value fails before
@@ -64,6 +66,8 @@ export interface Env {
   workerHeartbeatMs: number;
   /** A worker whose heartbeat is older than this is dead and its tasks move (PostgreSQL). */
   workerExpiryMs: number;
+  /** The LLM endpoint (`SHADOWBOX_LLM_*`, see server/llm/llm-config.ts); null for none. */
+  llm: LlmConfig | null;
 }
 
 export const processRoles = ['web', 'worker', 'all'] as const;
@@ -285,6 +289,7 @@ export function loadEnv(source: EnvSource = process.env, cwd: string = process.c
       values.SHADOWBOX_WORKER_EXPIRY_SECS === undefined
         ? workerHeartbeatMs * 3
         : Math.round(values.SHADOWBOX_WORKER_EXPIRY_SECS * 1000),
+    llm: loadLlmConfig(source),
   };
 }
 
@@ -339,11 +344,6 @@ export function parseDatabaseUrl(
     `DATABASE_URL=${JSON.stringify(redact(value))} is not supported: use file:PATH (SQLite) or postgresql://… (PostgreSQL)`,
     ['DATABASE_URL'],
   );
-}
-
-/** A connection string for messages and logs: the password is replaced by `***`. */
-export function redact(url: string): string {
-  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/?#@]*:)[^@/?#]*@/i, '$1***@');
 }
 
 function envError(problems: string, variables: string[]): AppError {

@@ -34,7 +34,7 @@ import { SetupCache, createTaskSetup } from './engine/setup';
 
 import { checkRole, loadEnv, type Env, type ProcessRole } from './env';
 import { createLlmAdapters } from './llm/llm-adapters';
-import { loadLlmConfig, type LlmConfig } from './llm/llm-config';
+import type { LlmConfig } from './llm/llm-config';
 import { createTaskJobs } from './queue/create-task-jobs';
 import { describeError } from './queue/job-queue';
 import { listWorkers, type WorkerView } from './workers/list-workers';
@@ -105,7 +105,7 @@ export interface RuntimeOptions {
   readonly taskConcurrency?: number;
   /** After an iteration's first hypothesis arrives, how long to wait for more to run with it. */
   readonly gatherMs?: number;
-  /** The LLM endpoint; default from the environment (SHADOWBOX_LLM_*), null for none. */
+  /** The LLM endpoint; default the environment's (`env.llm`, SHADOWBOX_LLM_*), null for none. */
   readonly llm?: LlmConfig | null;
   /** Overrides `env.role`: `web` only schedules, `worker` and `all` run task steps. */
   readonly role?: ProcessRole;
@@ -220,7 +220,7 @@ export async function createRuntime(
     buildReview: buildReviewArtifact,
   };
   // The LLM fixer and reviewer exist only when an endpoint is configured (SHADOWBOX_LLM_*).
-  const llmConfig = options.llm === undefined ? loadLlmConfig() : options.llm;
+  const llmConfig = options.llm === undefined ? (env.llm ?? null) : options.llm;
   const llm = llmConfig === null ? null : createLlmAdapters(llmConfig);
   const reviewer = llm?.reviewer ?? null;
   const loop: LoopDeps = {

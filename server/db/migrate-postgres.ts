@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { AppError } from '../errors/app-error';
-import { redact } from '../env';
+import { redact } from '../redact-url';
 import type { MigrationFile } from './migration-files';
 import {
   pendingMigrations,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { TokenPrices } from '../engine/fixers';
-import { redact } from '../env';
+import { redact } from '../redact-url';
 import { AppError } from '../errors/app-error';
 
 /**
