@@ -4,7 +4,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useState, type SubmitEvent } from 'react';
 import { errorInfo } from '../errors/error-info';
 import { Field } from '../task-list/form-field';
-import type { Role, TokenScope } from '../trpc/router-types';
+import type { TokenScope } from '../trpc/router-types';
 import { useTRPC } from '../trpc/client';
 
 const scopeHints: Readonly<Record<TokenScope, string>> = {
@@ -12,21 +12,16 @@ const scopeHints: Readonly<Record<TokenScope, string>> = {
   reviewer: 'approve, reject and reopen tasks',
 };
 
-/** The scopes a person of `role` may give a token (as the server's permissions say). */
-export function scopesFor(role: Role): readonly TokenScope[] {
-  return role === 'author' ? ['agent'] : ['agent', 'reviewer'];
-}
-
 /** A new token: its secret is in the answer only, so it is shown once, here. */
 export function CreateTokenForm({
-  role,
+  offered,
   onCreated,
 }: {
-  readonly role: Role;
+  /** The scopes this person may give a token, as the server says (`account.me`). */
+  readonly offered: readonly TokenScope[];
   readonly onCreated: () => void;
 }) {
   const trpc = useTRPC();
-  const offered = scopesFor(role);
   const [name, setName] = useState('');
   const [scopes, setScopes] = useState<ReadonlySet<TokenScope>>(new Set(['agent']));
   const [nameError, setNameError] = useState<string | undefined>(undefined);
@@ -103,9 +98,9 @@ export function CreateTokenForm({
               </span>
             </div>
           ))}
-          {role === 'author' ? (
+          {offered.includes('reviewer') ? null : (
             <p className="hint">Only reviewers and admins can make tokens that review.</p>
-          ) : null}
+          )}
         </fieldset>
         {formError === null ? null : (
           <p className="form-error" role="alert">

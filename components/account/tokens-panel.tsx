@@ -3,7 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { errorInfo } from '../errors/error-info';
-import type { ApiToken, Role } from '../trpc/router-types';
+import type { ApiToken, Role, TokenScope } from '../trpc/router-types';
 import { useTRPC } from '../trpc/client';
 import { CreateTokenForm } from './create-token-form';
 import { TokenTable } from './token-table';
@@ -11,9 +11,12 @@ import { TokenTable } from './token-table';
 /** The signed-in person's tokens (an admin's list has everyone's): make, list, revoke. */
 export function TokensPanel({
   role,
+  tokenScopes,
   initialTokens,
 }: {
   readonly role: Role;
+  /** The scopes this person may give a token. */
+  readonly tokenScopes: readonly TokenScope[];
   readonly initialTokens: readonly ApiToken[];
 }) {
   const trpc = useTRPC();
@@ -39,7 +42,7 @@ export function TokensPanel({
     <>
       <section aria-labelledby="new-token-heading" className="card">
         <h2 id="new-token-heading">New token</h2>
-        <CreateTokenForm role={role} onCreated={refresh} />
+        <CreateTokenForm offered={tokenScopes} onCreated={refresh} />
       </section>
       <section aria-labelledby="tokens-heading">
         <h2 id="tokens-heading">{role === 'admin' ? 'All tokens' : 'Your tokens'}</h2>

@@ -16,7 +16,7 @@ export default async function TokensPage() {
         Agents and scripts use a token with the REST API (<code>/api/v1</code>) and MCP. A token
         acts as you, never with more than your role allows.
       </p>
-      <TokensPanel role={me.role} initialTokens={tokens} />
+      <TokensPanel role={me.role} tokenScopes={me.tokenScopes} initialTokens={tokens} />
     </>
   );
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { roles, tokenScopes, type Actor } from '../../../../auth';
+import { roles, scopesAllowed, tokenScopes, type Actor } from '../../../../auth';
 import { anonymousProcedure, authedProcedure, router } from '../../trpc';
 import { accountsOf } from './require-accounts';
 
@@ -26,15 +26,25 @@ const tokenSchema = z.object({
 
 const iso = (date: Date | null): string | null => date?.toISOString() ?? null;
 
+/** Who is signed in, and the scopes they may give a token (the token form offers those). */
 function me(actor: Actor) {
-  if (actor.kind === 'cli') return { username: 'cli', role: 'admin' as const };
-  return { username: actor.person.username, role: actor.person.role };
+  const { username, role } =
+    actor.kind === 'cli'
+      ? { username: 'cli', role: 'admin' as const }
+      : { username: actor.person.username, role: actor.person.role };
+  return { username, role, tokenScopes: [...scopesAllowed(role)] };
 }
 
 /** The signed-in person's own account: who they are, their tokens; and the first-run set-up. */
 export const accountRouter = router({
   me: authedProcedure
-    .output(z.object({ username: z.string(), role: z.enum(roles) }))
+    .output(
+      z.object({
+        username: z.string(),
+        role: z.enum(roles),
+        tokenScopes: z.array(z.enum(tokenScopes)),
+      }),
+    )
     .query(({ ctx }) => me(ctx.actor)),
   setupLinkValid: anonymousProcedure
     .input(z.object({ token: setupSecret }))
