@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { errorInfo } from '../errors/error-info';
 import { useTRPC } from '../trpc/client';
+import { NoRemotes, PushTargetFields } from '../review/push-target';
 
 /**
  * The approved batch pushed to a branch of a remote the administrators configured (the same
@@ -27,14 +28,7 @@ export function BatchPushForm({ batchId }: { readonly batchId: string }) {
 
   const list = remotes.data ?? [];
   if (remotes.isPending) return null;
-  if (list.length === 0) {
-    return (
-      <p className="hint">
-        No remote is configured to push to (an administrator adds one with{' '}
-        <code>shadowbox remote add</code>).
-      </p>
-    );
-  }
+  if (list.length === 0) return <NoRemotes />;
   const chosen = list.find((r) => r.name === remote) ?? list[0];
   const outcome = push.data;
 
@@ -52,24 +46,14 @@ export function BatchPushForm({ batchId }: { readonly batchId: string }) {
         });
       }}
     >
-      <label htmlFor={`${id}-remote`}>Remote</label>
-      <select
-        id={`${id}-remote`}
-        value={chosen?.name ?? ''}
-        onChange={(e) => setRemote(e.target.value)}
-      >
-        {list.map((r) => (
-          <option key={r.name} value={r.name}>
-            {r.name} ({r.url})
-          </option>
-        ))}
-      </select>
-      <label htmlFor={`${id}-branch`}>Branch</label>
-      <input
-        id={`${id}-branch`}
-        value={branch}
-        placeholder={`shadowbox/batch-${batchId}`}
-        onChange={(e) => setBranch(e.target.value)}
+      <PushTargetFields
+        id={id}
+        remotes={list}
+        remote={chosen?.name ?? ''}
+        onRemote={setRemote}
+        branch={branch}
+        onBranch={setBranch}
+        defaultBranch={`shadowbox/batch-${batchId}`}
       />
       <button type="submit" disabled={push.isPending}>
         {push.isPending ? 'Pushing…' : 'Push'}

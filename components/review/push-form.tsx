@@ -4,6 +4,7 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { errorInfo } from '../errors/error-info';
 import { useTRPC } from '../trpc/client';
+import { NoRemotes, PushTargetFields } from './push-target';
 
 /** Only a web address is made a link (the forge's answer is not trusted to be one). */
 const isWebUrl = (url: string): boolean => /^https?:\/\//i.test(url);
@@ -26,14 +27,7 @@ export function PushForm({ taskId }: { readonly taskId: string }) {
 
   const list = remotes.data ?? [];
   if (remotes.isPending) return null;
-  if (list.length === 0) {
-    return (
-      <p className="hint">
-        No remote is configured to push to (an administrator adds one with{' '}
-        <code>shadowbox remote add</code>).
-      </p>
-    );
-  }
+  if (list.length === 0) return <NoRemotes />;
   const chosen = list.find((r) => r.name === remote) ?? list[0];
   const forge = chosen?.forge ?? null;
   const outcome = push.data;
@@ -54,24 +48,14 @@ export function PushForm({ taskId }: { readonly taskId: string }) {
         });
       }}
     >
-      <label htmlFor={`${id}-remote`}>Remote</label>
-      <select
-        id={`${id}-remote`}
-        value={chosen?.name ?? ''}
-        onChange={(e) => setRemote(e.target.value)}
-      >
-        {list.map((r) => (
-          <option key={r.name} value={r.name}>
-            {r.name} ({r.url})
-          </option>
-        ))}
-      </select>
-      <label htmlFor={`${id}-branch`}>Branch</label>
-      <input
-        id={`${id}-branch`}
-        value={branch}
-        placeholder={`shadowbox/${taskId}`}
-        onChange={(e) => setBranch(e.target.value)}
+      <PushTargetFields
+        id={id}
+        remotes={list}
+        remote={chosen?.name ?? ''}
+        onRemote={setRemote}
+        branch={branch}
+        onBranch={setBranch}
+        defaultBranch={`shadowbox/${taskId}`}
       />
       <label>
         <input type="checkbox" checked={squash} onChange={(e) => setSquash(e.target.checked)} /> One

@@ -17,6 +17,7 @@ export type DiffView = Outputs['diff'];
 export type DiffFlags = DiffView['flags'];
 export type WorkspaceFile = Outputs['listFiles'][number];
 export type HypothesisInput = Inputs['submitHypothesis']['hypothesis'];
+export type RemoteView = Outputs['remotes'][number];
 
 type Yielded<T> = T extends AsyncIterable<infer Item> ? Item : never;
 
