@@ -9,7 +9,7 @@ import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Hypothesis } from '../engine/shadow';
 import type { ServerRuntime } from '../runtime';
-import { tokenIn, userIn } from '../test-support/actors';
+import { tokenIn, userIn, teamIn } from '../test-support/actors';
 import { openScratchRuntime, type ScratchRuntime } from '../test-support/scratch-runtime';
 import { uploadTree, waitForView } from '../test-support/task-waits';
 import type { Actor, TaskView } from './task-api';
@@ -75,20 +75,8 @@ beforeAll(async () => {
   work = await mkdtemp(path.join(os.tmpdir(), 'sbx-export-work-'));
   scratch = await openScratchRuntime('sbx-export-', { gatherMs: 0 });
   runtime = scratch.runtime;
-  agent = await tokenIn(runtime.db, 'ada', ['agent']);
-  reviewer = await userIn(runtime.db, 'rita', 'reviewer');
-  // Shared with a team where rita reviews: she sees and approves ada's task.
-  const team = await runtime.db.team.create({ data: { name: 'core' } });
-  for (const [actor, role] of [
-    [agent, 'author'],
-    [reviewer, 'reviewer'],
-  ] as const) {
-    if (actor.kind === 'cli') throw new Error('people only');
-    await runtime.db.teamMember.create({
-      data: { teamId: team.id, userId: actor.person.id, role },
-    });
-  }
-  // Read again: an actor carries the teams its person had when it was made.
+  // Shared with a team where rita reviews: she sees and approves ada's tasks.
+  await teamIn(runtime.db, 'core', { ada: 'author', rita: 'reviewer' });
   agent = await tokenIn(runtime.db, 'ada', ['agent']);
   reviewer = await userIn(runtime.db, 'rita', 'reviewer');
   const file = await uploadTree(runtime, 'export', files);

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServerRuntime } from '../runtime';
 import type { Hypothesis } from '../engine/shadow';
 import { openScratchRuntime, type ScratchRuntime } from '../test-support/scratch-runtime';
-import { tokenIn } from '../test-support/actors';
+import { tokenIn, teamIn } from '../test-support/actors';
 import { uploadTree, waitForView } from '../test-support/task-waits';
 import type { Actor, TaskView } from './task-api';
 
@@ -87,15 +87,7 @@ beforeAll(async () => {
   scratch = await openScratchRuntime('sbx-partial-', { gatherMs: 0 });
   runtime = scratch.runtime;
   // Both are authors of the team the tasks are shared with; only olga owns them.
-  const team = await runtime.db.team.create({ data: { name: 'core' } });
-  for (const username of ['olga', 'tom']) {
-    const { person } = (await tokenIn(runtime.db, username, ['agent'])) as {
-      person: { id: string };
-    };
-    await runtime.db.teamMember.create({
-      data: { teamId: team.id, userId: person.id, role: 'author' },
-    });
-  }
+  await teamIn(runtime.db, 'core', { olga: 'author', tom: 'author' });
   owner = await tokenIn(runtime.db, 'olga', ['agent']);
   const tom = await tokenIn(runtime.db, 'tom', ['agent']);
   if (tom.kind !== 'token') throw new Error('tokenIn makes tokens');

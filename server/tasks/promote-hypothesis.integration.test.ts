@@ -9,7 +9,7 @@ import type { Hypothesis } from '../engine/shadow';
 import { gitText } from '../engine/workspace/git';
 import { sourceGitDir, workspaceLayout } from '../engine/workspace';
 import { openScratchRuntime, type ScratchRuntime } from '../test-support/scratch-runtime';
-import { tokenIn, userIn } from '../test-support/actors';
+import { tokenIn, userIn, teamIn } from '../test-support/actors';
 import { uploadTree, waitForView } from '../test-support/task-waits';
 import { parseRef } from './interdiff-refs';
 import type { Actor, TaskView } from './task-api';
@@ -68,17 +68,7 @@ const promote = (hypothesis: string, why: string, actor: Actor = reviewer) =>
 beforeAll(async () => {
   scratch = await openScratchRuntime('sbx-promote-', { gatherMs: 0 });
   runtime = scratch.runtime;
-  const team = await runtime.db.team.create({ data: { name: 'core' } });
-  for (const [username, role] of [
-    ['olga', 'author'],
-    ['rita', 'reviewer'],
-  ] as const) {
-    const actor = await userIn(runtime.db, username, role);
-    if (actor.kind !== 'user') throw new Error('userIn makes people');
-    await runtime.db.teamMember.create({
-      data: { teamId: team.id, userId: actor.person.id, role },
-    });
-  }
+  await teamIn(runtime.db, 'core', { olga: 'author', rita: 'reviewer' });
   owner = await tokenIn(runtime.db, 'olga', ['agent']);
   reviewer = await userIn(runtime.db, 'rita', 'reviewer');
   reviewerAgent = await tokenIn(runtime.db, 'rita', ['agent']);

@@ -13,7 +13,7 @@ import { addRemote } from '../remotes/remotes';
 import { loadSecretBox } from '../remotes/secret-box';
 import type { ServerRuntime } from '../runtime';
 import { cliActor } from '../auth/actor';
-import { tokenIn, userIn } from '../test-support/actors';
+import { tokenIn, userIn, teamIn } from '../test-support/actors';
 import { startAuthGitHttpServer, type LoopbackServer } from '../test-support/git-http-server';
 import { fakeForgeHandler } from '../test-support/fake-forge';
 import { openScratchRuntime, type ScratchRuntime } from '../test-support/scratch-runtime';
@@ -129,18 +129,8 @@ beforeAll(async () => {
     cliActor,
   );
 
-  agent = await tokenIn(runtime.db, 'ada', ['agent']);
-  reviewer = await userIn(runtime.db, 'rita', 'reviewer');
-  const team = await runtime.db.team.create({ data: { name: 'core' } });
-  for (const [actor, role] of [
-    [agent, 'author'],
-    [reviewer, 'reviewer'],
-  ] as const) {
-    if (actor.kind === 'cli') throw new Error('people only');
-    await runtime.db.teamMember.create({
-      data: { teamId: team.id, userId: actor.person.id, role },
-    });
-  }
+  // Shared with a team where rita reviews: she sees and approves ada's tasks.
+  await teamIn(runtime.db, 'core', { ada: 'author', rita: 'reviewer' });
   agent = await tokenIn(runtime.db, 'ada', ['agent']);
   reviewer = await userIn(runtime.db, 'rita', 'reviewer');
   ({ id: taskId } = await runtime.tasks.createTask(

@@ -49,6 +49,23 @@ export async function tokenIn(
   };
 }
 
+/**
+ * A team of real people (made in `db` if missing, with the same role on the server), each with
+ * their role in it: the tasks shared with the team are theirs to see and act on. An actor carries
+ * the teams its person had when it was made, so make the actors after the team.
+ */
+export async function teamIn(
+  db: Db,
+  name: string,
+  members: Readonly<Record<string, Role>>,
+): Promise<void> {
+  const team = await db.team.create({ data: { name } });
+  for (const [username, role] of Object.entries(members)) {
+    const person = await personIn(db, username, role);
+    await db.teamMember.create({ data: { teamId: team.id, userId: person.id, role } });
+  }
+}
+
 async function personIn(db: Db, username: string, role: Role): Promise<Person> {
   const existing = await db.user.findUnique({ where: { username }, select: { id: true } });
   const id = existing?.id ?? (await addPerson(db, { username, password: testPassword, role })).id;
