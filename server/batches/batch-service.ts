@@ -292,13 +292,19 @@ export class BatchService implements BatchServiceApi {
             : { status: 'failed', culprits: outcome.culprits as unknown as Prisma.InputJsonValue },
         });
       } catch (error) {
-        await this.fail(id, error instanceof Error ? error.message : String(error));
+        // Recording the failure can fail too (the database gone at shutdown): said, not thrown,
+        // since nobody awaits this but `close()`.
+        await this.fail(id, error instanceof Error ? error.message : String(error)).catch(
+          (recording: unknown) => {
+            console.error(`shadowbox: batch ${id} failed and could not be marked so`, recording);
+          },
+        );
       } finally {
         this.running.delete(id);
       }
     })();
     this.settled.add(done);
-    void done.finally(() => this.settled.delete(done));
+    void done.then(() => this.settled.delete(done));
   }
 
   private async fail(id: string, reason: string): Promise<void> {
