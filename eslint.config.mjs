@@ -16,6 +16,16 @@ const frameworkImports = [
   { group: ['react', 'react-dom', 'react/*'], message: 'The engine is framework-free.' },
 ];
 
+const engineDoor = {
+  regex: '(^|/)engine/[a-z-]+/[^/]+$',
+  message:
+    'Import the engine through its door: server/engine or server/engine/<folder> (its index.ts).',
+};
+const jobsDoor = {
+  regex: '(^|/)jobs/.+$',
+  message: 'Import the jobs through their door: server/jobs (its index.ts).',
+};
+
 export default tseslint.config(
   {
     ignores: [
@@ -69,24 +79,17 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: frameworkImports }] },
   },
   {
-    // One door into the engine: from outside it, `server/engine` or a folder's own door
-    // (`server/engine/<folder>`), never a file inside a folder. Tests may reach further in.
+    // One door into the engine and one into the jobs: from outside, `server/engine` or a folder's
+    // own door (`server/engine/<folder>`), and `server/jobs`; never a file inside. Tests may reach
+    // further in.
     files: ['server/**/*.ts', 'app/**/*.{ts,tsx}', 'bench/**/*.ts'],
-    ignores: ['server/engine/**', '**/*.test.ts', '**/test-support/**'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              regex: '(^|/)engine/[a-z-]+/[^/]+$',
-              message:
-                'Import the engine through its door: server/engine or server/engine/<folder> (its index.ts).',
-            },
-          ],
-        },
-      ],
-    },
+    ignores: ['server/engine/**', 'server/jobs/**', '**/*.test.ts', '**/test-support/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [engineDoor, jobsDoor] }] },
+  },
+  {
+    files: ['server/jobs/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [engineDoor] }] },
   },
   {
     files: ['components/**/*.{ts,tsx}'],

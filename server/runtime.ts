@@ -35,13 +35,16 @@ import { SetupCache, createTaskSetup } from './engine/setup';
 import { checkRole, loadEnv, type Env, type ProcessRole } from './env';
 import { createLlmAdapters } from './llm/llm-adapters';
 import type { LlmConfig } from './llm/llm-config';
-import { createTaskJobs } from './queue/create-task-jobs';
-import { describeError } from './queue/job-queue';
-import { listWorkers, type WorkerView } from './workers/list-workers';
+import {
+  createTaskJobs,
+  describeError,
+  listWorkers,
+  openSharedStorage,
+  type WorkerView,
+} from './jobs';
 import type { Actor, TaskServiceApi } from './tasks/task-api';
 import { TaskEventBus } from './tasks/task-event-bus';
 import { PrismaTaskStore } from './tasks/prisma-task-store';
-import { openSharedStorage } from './storage/shared-storage';
 import { TaskService } from './tasks/task-service';
 import { ReviewService, type ReviewServiceApi } from './reviews';
 import { BatchService, type BatchServiceApi } from './batches';

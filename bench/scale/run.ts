@@ -16,7 +16,7 @@ import { parseArgs } from 'node:util';
 import { createApiToken } from '../../server/auth/api-tokens';
 import { createDb, type Db } from '../../server/db/client';
 import { createRuntime } from '../../server/runtime';
-import { postgresEventNotifier } from '../../server/tasks/event-notifier';
+import { postgresEventNotifier } from '../../server/tasks/cross-process-event-notifier';
 import { PrismaTaskStore } from '../../server/tasks/prisma-task-store';
 import { TaskEventBus } from '../../server/tasks/task-event-bus';
 import {

@@ -26,7 +26,8 @@ import { taskStatuses } from '../../server/engine/lifecycle';
 import { pageSql } from '../../server/tasks/list-tasks';
 import { parseListTasksQuery } from '../../server/tasks/list-tasks-query';
 import type { Actor } from '../../server/tasks/task-api';
-import { TaskService, type TaskServiceDeps } from '../../server/tasks/task-service';
+import { TaskService } from '../../server/tasks/task-service';
+import type { TaskServiceDeps } from '../../server/tasks/task-service-deps';
 import { userIn } from '../../server/test-support/actors';
 import {
   backends,

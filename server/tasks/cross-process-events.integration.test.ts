@@ -7,8 +7,8 @@ import {
   postgresAvailable,
   type MigratedDatabase,
 } from '../test-support/scratch-databases';
-import { listenForEvents, type EventListener } from './event-listener';
-import { postgresEventNotifier } from './event-notifier';
+import { listenForEvents, type EventListener } from './cross-process-event-listener';
+import { postgresEventNotifier } from './cross-process-event-notifier';
 import { PrismaTaskStore } from './prisma-task-store';
 import { streamTaskEvents } from './stream-task-events';
 import { TaskEventBus } from './task-event-bus';

@@ -21,7 +21,7 @@ import {
 import { moveThreads, postFixerReplies } from '../reviews';
 import { hypothesisWithEdits, insertHypothesis, toCandidate } from './hypothesis-rows';
 import { loadLoopTask } from './load-loop-task';
-import type { EventNotifier } from './event-notifier';
+import type { EventNotifier } from './cross-process-event-notifier';
 import type { TaskEventBus } from './task-event-bus';
 import { json, keptCasesColumn, runColumns, statusOf, storedCases } from './task-rows';
 

@@ -37,7 +37,6 @@ import type { TaskServiceDeps } from './task-service-deps';
 
 // Also named from here by callers outside this folder that take them with the class (the job
 // queue's scheduler, the bench).
-export type { TaskScheduler, TaskServiceDeps } from './task-service-deps';
 
 /**
  * The task services bound to one set of dependencies: each method calls its verb (one file each)

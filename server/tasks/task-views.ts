@@ -6,7 +6,7 @@ import { type SetupRecord, failingIds, remainingFailures } from '../engine/loop'
 import type { TestCase } from '../engine/parsers';
 import type { DiffFlags } from '../engine/review';
 import type { TestDelta } from '../engine/shadow';
-import { workerIdFor } from '../workers/worker-visibility';
+import { workerIdFor } from '../auth/worker-alias';
 import { isPersonVerdict, reviewSummaryOf } from '../reviews';
 import { knownFailureOffer } from './known-failure-offer';
 import { loadPlan } from './plan-views';

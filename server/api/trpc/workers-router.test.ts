@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { cliActor, type Actor } from '../../auth/actor';
 import { fakeToken, fakeUser } from '../../test-support/actors';
-import type { WorkerView } from '../../workers/list-workers';
-import { workerAlias, workerIdFor } from '../../workers/worker-visibility';
+import type { WorkerView } from '../../jobs';
+import { workerAlias, workerIdFor } from '../../auth/worker-alias';
 import { FakeTaskService } from '../http/test-support/fake-tasks';
 import { createContextInner } from './context';
 import { createCaller } from './root';

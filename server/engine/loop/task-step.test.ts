@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../errors/app-error';
-import { describeError } from '../../queue/job-queue';
+import { describeError } from '../../jobs';
 import { createExternalFixer, createScriptedFixer, type Fixer, type ReviewRequest } from './fixer';
 import { stepTask, abandonTask, type LoopDeps, type StepOutcome } from './task-step';
 import {

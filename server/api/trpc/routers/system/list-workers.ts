@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { workerFor } from '../../../../workers/worker-visibility';
+import { workerFor } from '../../../../jobs';
 import { authedProcedure } from '../../trpc';
 
 export const workerViewSchema = z.object({
