@@ -1,7 +1,7 @@
 import type { Db } from '../db/client';
 import { checkRole, type DatabaseConfig, type ProcessRole } from '../env';
 import { InProcessTaskJobs } from './local/in-process-task-jobs';
-import type { StepHandler } from './local/job-runner';
+import type { StepHandler } from './lease-backend';
 import { PgBossTaskJobs } from './pg-boss/pg-boss-task-jobs';
 import type { TaskJobs } from './task-jobs';
 

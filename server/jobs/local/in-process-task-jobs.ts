@@ -1,6 +1,7 @@
 import type { Db } from '../../db/client';
 import { JobQueue, isLocalWorkerAlive, newWorkerId } from './job-queue';
-import { JobRunner, type StepHandler } from './job-runner';
+import type { StepHandler } from '../lease-backend';
+import { JobRunner } from './job-runner';
 import type { TaskJobs } from '../task-jobs';
 
 export interface InProcessTaskJobsOptions {

@@ -7,7 +7,8 @@ import {
   type MigratedDatabase,
 } from '../../test-support/scratch-databases';
 import { JobQueue, newWorkerId, type StepOutcome } from './job-queue';
-import { JobRunner, type JobRunnerOptions, type StepHandler } from './job-runner';
+import type { StepHandler } from '../lease-backend';
+import { JobRunner, type JobRunnerOptions } from './job-runner';
 import { abortedWith, deferred, newTask, type Deferred } from '../../test-support/queue';
 
 /** Conditions, not timings: generous, since the machine is shared. */
@@ -247,7 +248,8 @@ for (const backend of backends) {
       await runner.stop();
       expect(settled.sort()).toEqual([parksOnStop, throwsOnStop].sort());
       expect(runner.running()).toEqual([]);
-      expect(await queue.get(parksOnStop)).toMatchObject({ state: 'parked', lockedBy: null });
+      // Interrupted steps record nothing, whatever they returned: both are due again.
+      expect(await queue.get(parksOnStop)).toMatchObject({ state: 'queued', lockedBy: null });
       expect(await queue.get(throwsOnStop)).toMatchObject({
         state: 'queued',
         lockedBy: null,
@@ -300,7 +302,7 @@ for (const backend of backends) {
       expect(steps).toBe(1);
       expect(giveUps).toBe(2);
       expect(quietLogger.error).toHaveBeenCalledWith(
-        '[job-runner] onGiveUp failed; will retry it',
+        '[jobs] giving the task up failed; it will be tried again',
         expect.objectContaining({ taskId }),
       );
     });

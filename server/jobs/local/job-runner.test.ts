@@ -31,6 +31,7 @@ function fakeQueue(jobs: ClaimedJob[]) {
     finish: vi.fn<RunnerQueue['finish']>(() => Promise.resolve(true)),
     fail: vi.fn<RunnerQueue['fail']>(() => Promise.resolve(true)),
     release: vi.fn<RunnerQueue['release']>(() => Promise.resolve(true)),
+    enqueue: vi.fn<RunnerQueue['enqueue']>(() => Promise.resolve('woken')),
   };
 }
 
@@ -59,7 +60,7 @@ function runner(
 }
 
 describe('JobRunner', () => {
-  it('logs database errors in the loop and keeps going', async () => {
+  it('logs database errors in the loop and keeps going; an outcome not recorded is retried', async () => {
     const queue = fakeQueue([job('t1')]);
     const down = new Error('database is down');
     queue.claim.mockRejectedValueOnce(down).mockRejectedValueOnce(down);
@@ -70,13 +71,16 @@ describe('JobRunner', () => {
     await vi.waitFor(() => expect(queue.finish).toHaveBeenCalledTimes(1), eventually);
     await vi.waitFor(() => expect(queue.claim.mock.calls.length).toBeGreaterThan(4), eventually);
     expect(step).toHaveBeenCalledTimes(1);
-    expect(logger.error).toHaveBeenCalledWith('[job-runner] claiming a job failed', {
+    expect(logger.error).toHaveBeenCalledWith('[jobs] claiming a job failed', {
       workerId: 'host:1:test',
       error: down,
     });
-    expect(logger.error).toHaveBeenCalledWith('[job-runner] finish failed', {
+    // The step ran but its end could not be recorded: a failed attempt, retried after backoff.
+    expect(queue.fail).toHaveBeenCalledWith('job-t1', 'host:1:test', down, {
+      retryAt: expect.any(Date) as Date,
+    });
+    expect(logger.warn).toHaveBeenCalledWith('[jobs] step failed; it will be retried', {
       workerId: 'host:1:test',
-      jobId: 'job-t1',
       taskId: 't1',
       error: down,
     });
@@ -137,7 +141,7 @@ describe('JobRunner', () => {
     expect(queue.renew.mock.calls.length).toBeGreaterThanOrEqual(3);
     expect(String(reason)).toMatch(/Lease on the job of task t1 was lost/);
     expect(logger.error).toHaveBeenCalledWith(
-      '[job-runner] renewing a lease failed',
+      '[jobs] renewing a lease failed',
       expect.objectContaining({ taskId: 't1' }),
     );
     expect(queue.fail).not.toHaveBeenCalled();

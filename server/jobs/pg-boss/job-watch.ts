@@ -1,4 +1,4 @@
-import type { RunnerLogger } from '../local/job-runner';
+import type { JobsLogger } from '../lease-backend';
 
 /** Reads which of the given pg-boss job ids are still `active`. */
 export type ActiveJobsQuery = (jobIds: readonly string[]) => Promise<ReadonlySet<string>>;
@@ -7,22 +7,23 @@ export type ActiveJobsQuery = (jobIds: readonly string[]) => Promise<ReadonlySet
  * pg-boss 10 hands a running job no AbortSignal: a job cancelled by another process (a cancel from
  * a web process, a takeover by another worker's monitor) or expired by pg-boss's maintenance only
  * changes state in the database. The watch looks at the state of this process's running jobs
- * every `intervalMs` (one query for all of them) and aborts the step of each job that is no
- * longer active, which kills its sandboxed processes through the step's signal.
+ * every `intervalMs` (one query for all of them) and reports each job that is no longer active,
+ * whose step the executor then aborts, which kills its sandboxed processes through the step's signal.
  */
 export class JobWatch {
-  private readonly watched = new Map<string, AbortController>();
+  private readonly watched = new Map<string, (reason: Error) => void>();
   private timer: NodeJS.Timeout | undefined;
   private checking = false;
 
   constructor(
     private readonly activeJobs: ActiveJobsQuery,
     private readonly intervalMs: number,
-    private readonly logger: RunnerLogger,
+    private readonly logger: JobsLogger,
   ) {}
 
-  watch(jobId: string, controller: AbortController): void {
-    this.watched.set(jobId, controller);
+  /** Calls `lost` once the job is no longer active. */
+  watch(jobId: string, lost: (reason: Error) => void): void {
+    this.watched.set(jobId, lost);
     this.timer ??= setInterval(() => void this.check(), this.intervalMs);
   }
 
@@ -45,9 +46,9 @@ export class JobWatch {
       const active = await this.activeJobs(ids);
       for (const id of ids) {
         if (active.has(id)) continue;
-        const controller = this.watched.get(id);
+        const lost = this.watched.get(id);
         this.watched.delete(id);
-        controller?.abort(new Error(`job ${id} is no longer active (cancelled, moved or expired)`));
+        lost?.(new Error(`job ${id} is no longer active (cancelled, moved or expired)`));
       }
     } catch (error) {
       this.logger.error('[pg-boss] reading the state of running jobs failed', { error });

@@ -8,7 +8,7 @@ import {
   type MigratedDatabase,
 } from '../../test-support/scratch-databases';
 import { abortedWith, deferred, newTask } from '../../test-support/queue';
-import type { StepHandler } from '../local/job-runner';
+import type { StepHandler } from '../lease-backend';
 import type { StepOutcome } from '../local/job-types';
 import { PgBossTaskJobs, type PgBossWorkerOptions } from './pg-boss-task-jobs';
 import { stepQueue } from './step-jobs';

@@ -1,16 +1,17 @@
 import os from 'node:os';
 import type PgBoss from 'pg-boss';
 import type { Db } from '../../db/client';
-import { AppError } from '../../errors/app-error';
 import { placeTask } from '../workers/place-task';
 import { WorkerMonitor } from '../workers/worker-monitor';
 import { WorkerRegistry } from '../workers/worker-registry';
-import type { RunnerLogger, StepHandler } from '../local/job-runner';
+import type { JobsLogger, StepHandler } from '../lease-backend';
+import { positiveInteger } from '../positive-integer';
+import { StepExecutor } from '../step-executor';
 import type { TaskJobs } from '../task-jobs';
 import { newWorkerId } from '../workers/worker-id';
 import { JobWatch } from './job-watch';
 import { StepBoss, stepQueuePolicy } from './step-boss';
-import { StepJobHandler } from './step-job-handler';
+import { leaseOf, PgBossLeases, type StepLease } from './pg-boss-leases';
 import { priorities, singletonKey, stepQueue, type FollowUp, type StepJobData } from './step-jobs';
 import { TaskHandover } from './task-handover';
 
@@ -22,7 +23,7 @@ export interface PgBossTaskJobsOptions {
   readonly worker: PgBossWorkerOptions | null;
   /** A worker heartbeat older than this means the worker is gone (default 15 s). */
   readonly expiryMs?: number;
-  readonly logger?: RunnerLogger;
+  readonly logger?: JobsLogger;
 }
 
 export interface PgBossWorkerOptions {
@@ -45,8 +46,8 @@ export interface PgBossWorkerOptions {
 /**
  * The PostgreSQL adapter of the job queue port, on pg-boss: each worker registers itself and
  * takes steps from its own queue; a task's jobs go to the queue of the worker holding its
- * worktree (`placeTask`), one at a time per task (`StepJobHandler`); retries, backoff and the
- * lease on a running job are pg-boss's; workers that stop beating have their tasks moved
+ * worktree (`placeTask`), and run by the step contract (`StepExecutor` over `PgBossLeases`);
+ * retries, backoff and the lease on a running job are pg-boss's; workers that stop beating have their tasks moved
  * (`WorkerMonitor`, `TaskHandover`). A cancel cancels the task's active job, wherever it runs; the
  * worker running it sees that within `watchMs` and aborts the step.
  */
@@ -56,15 +57,16 @@ export class PgBossTaskJobs implements TaskJobs {
   private readonly boss: StepBoss;
   private readonly registry: WorkerRegistry;
   private readonly expiryMs: number;
-  private readonly logger: RunnerLogger;
+  private readonly logger: JobsLogger;
   private readonly worker: RunningWorker | null;
   private started = false;
 
   constructor(options: PgBossTaskJobsOptions) {
     this.db = options.db;
     this.logger = options.logger ?? console;
-    this.expiryMs = positive(options.expiryMs ?? 15_000, 'expiryMs');
-    const capacity = options.worker === null ? 0 : positive(options.worker.capacity, 'capacity');
+    this.expiryMs = positiveInteger(options.expiryMs ?? 15_000, 'expiryMs');
+    const capacity =
+      options.worker === null ? 0 : positiveInteger(options.worker.capacity, 'capacity');
     this.boss = new StepBoss({
       url: options.url,
       // The fetch loops and the watch, plus sends and the monitor's reads.
@@ -95,7 +97,7 @@ export class PgBossTaskJobs implements TaskJobs {
     // One fetch loop per slot: each runs one job at a time.
     for (let slot = 0; slot < worker.capacity; slot++) {
       const id = await this.boss.boss.work<StepJobData>(stepQueue(worker.id), options, ([job]) =>
-        job === undefined ? Promise.resolve() : worker.handler.handle(job),
+        job === undefined ? Promise.resolve() : worker.executor.execute(leaseOf(job)),
       );
       worker.loops.push(id);
     }
@@ -111,7 +113,7 @@ export class PgBossTaskJobs implements TaskJobs {
     if (worker !== null) {
       await worker.monitor.stop();
       await this.boss.boss.offWork(stepQueue(worker.id));
-      const handBack = await worker.handler.drain();
+      const handBack = await worker.executor.drain();
       worker.watch.close();
       await this.registry.stop(worker.id);
       const held = await this.db.task.findMany({
@@ -133,7 +135,7 @@ export class PgBossTaskJobs implements TaskJobs {
 
   /** Cancels the task's running job wherever it runs (and aborts it at once if it runs here). */
   async interrupt(taskId: string): Promise<void> {
-    this.worker?.handler.abort(taskId, new Error(`task ${taskId} was cancelled`));
+    this.worker?.executor.abort(taskId, new Error(`task ${taskId} was cancelled`));
     await this.boss.cancel(await this.boss.activeJobsOfTask(taskId));
   }
 
@@ -188,13 +190,11 @@ export class PgBossTaskJobs implements TaskJobs {
     const id = options.workerId ?? newWorkerId();
     const watch = new JobWatch(
       (ids) => this.boss.activeJobs(ids),
-      positive(options.watchMs ?? 250, 'watchMs'),
+      positiveInteger(options.watchMs ?? 250, 'watchMs'),
       this.logger,
     );
-    const handler = new StepJobHandler({
+    const leases = new PgBossLeases({
       workerId: id,
-      step: (taskId, signal) => options.handler.step(taskId, signal),
-      onGiveUp: (taskId, error) => options.handler.onGiveUp(taskId, error),
       holderOf: async (taskId) =>
         (await this.db.task.findUnique({ where: { id: taskId }, select: { workerId: true } }))
           ?.workerId,
@@ -204,12 +204,19 @@ export class PgBossTaskJobs implements TaskJobs {
         this.notifyLoops();
         return true;
       },
-      failForRetry: async (job, error) => {
-        await this.boss.boss.fail(stepQueue(id), job.id, asJobOutput(error));
+      failForRetry: async (lease, error) => {
+        await this.boss.boss.fail(stepQueue(id), lease.id, asJobOutput(error));
       },
       dispatch: (taskId, followUp, priority) => this.dispatch(taskId, followUp, priority),
       watch,
       clock: () => new Date(),
+    });
+    const executor = new StepExecutor<StepLease>({
+      backend: leases,
+      handler: options.handler,
+      // pg-boss's retries of a job, plus its first run.
+      maxAttempts: stepQueuePolicy.retryLimit + 1,
+      workerId: id,
       logger: this.logger,
     });
     const handover = new TaskHandover({
@@ -223,17 +230,17 @@ export class PgBossTaskJobs implements TaskJobs {
     const monitor = new WorkerMonitor({
       registry: this.registry,
       identity: { id, host: os.hostname(), pid: process.pid, capacity },
-      heartbeatMs: positive(options.heartbeatMs ?? 5000, 'heartbeatMs'),
+      heartbeatMs: positiveInteger(options.heartbeatMs ?? 5000, 'heartbeatMs'),
       expiryMs: this.expiryMs,
-      running: () => handler.runningCount(),
+      running: () => executor.runningTasks().length,
       onDeclaredDead: () =>
-        handler.abortAll(new Error(`worker ${id} was declared dead; its tasks moved`)),
+        executor.abortAll(new Error(`worker ${id} was declared dead; its tasks moved`)),
       reconcile: () => handover.reconcile(),
       logger: this.logger,
     });
     const pollMs = Math.max(500, options.pollMs ?? 1000);
     const retryDelaySecs = options.retryDelaySecs ?? stepQueuePolicy.retryDelay;
-    return { id, capacity, pollMs, retryDelaySecs, handler, watch, handover, monitor, loops: [] };
+    return { id, capacity, pollMs, retryDelaySecs, executor, watch, handover, monitor, loops: [] };
   }
 }
 
@@ -242,18 +249,11 @@ interface RunningWorker {
   readonly capacity: number;
   readonly pollMs: number;
   readonly retryDelaySecs: number;
-  readonly handler: StepJobHandler;
+  readonly executor: StepExecutor<StepLease>;
   readonly watch: JobWatch;
   readonly handover: TaskHandover;
   readonly monitor: WorkerMonitor;
   readonly loops: string[];
-}
-
-function positive(value: number, name: string): number {
-  if (!Number.isSafeInteger(value) || value < 1) {
-    throw new AppError('INVALID_ARGUMENT', `${name} must be a whole number ≥ 1, got ${value}`);
-  }
-  return value;
 }
 
 /** A failed job's output as pg-boss stores it (it serialises an `Error` with its stack). */

@@ -1,5 +1,5 @@
 import PgBoss from 'pg-boss';
-import type { RunnerLogger } from '../local/job-runner';
+import type { JobsLogger } from '../lease-backend';
 import { STEP_QUEUE_PREFIX, stepQueue } from './step-jobs';
 
 /** pg-boss's own tables live in this schema of the application's database. */
@@ -24,7 +24,7 @@ export interface StepBossOptions {
   readonly poolSize: number;
   /** Runs pg-boss's maintenance (expiring, archiving); workers do, web processes need not. */
   readonly supervise: boolean;
-  readonly logger: RunnerLogger;
+  readonly logger: JobsLogger;
 }
 
 /** pg-boss, plus the few reads of its job table that its API has no call for. */

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/client';
 import { activeStatuses } from '../../engine/loop';
-import type { RunnerLogger } from '../local/job-runner';
+import type { JobsLogger } from '../lease-backend';
 import type { WorkerRegistry } from '../workers/worker-registry';
 import type { StepBoss } from './step-boss';
 import { stepQueue } from './step-jobs';
@@ -13,7 +13,7 @@ export interface TaskHandoverOptions {
   wake(taskId: string): Promise<void>;
   /** How long the queues of stopped workers are swept before they are deleted (default 1 day). */
   readonly retainMs?: number;
-  readonly logger: RunnerLogger;
+  readonly logger: JobsLogger;
 }
 
 const activeStatusList = [...activeStatuses];

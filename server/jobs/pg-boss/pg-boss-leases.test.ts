@@ -1,19 +1,22 @@
 import { describe, expect, it, vi } from 'vitest';
 import { abortedWith, deferred } from '../../test-support/queue';
 import type { StepOutcome } from '../local/job-types';
-import { StepJobHandler, type StepJob, type StepJobHandlerDeps } from './step-job-handler';
+import type { JobsLogger, StepHandler } from '../lease-backend';
+import { StepExecutor } from '../step-executor';
+import { leaseOf, PgBossLeases, type PgBossLeasesDeps, type StepJob } from './pg-boss-leases';
 import { priorities, type FollowUp } from './step-jobs';
 
 const now = new Date('2030-01-01T00:00:00.000Z');
 
-function setUp(overrides: Partial<StepJobHandlerDeps> = {}) {
+type Overrides = Partial<PgBossLeasesDeps & StepHandler & { logger: JobsLogger }>;
+
+/** The step contract over pg-boss leases whose queue calls are fakes. */
+function setUp(overrides: Overrides = {}) {
   const sent: { taskId: string; followUp: NonNullable<FollowUp>; priority: number }[] = [];
-  const watched = new Map<string, AbortController>();
-  const failForRetry = vi.fn((_job: StepJob, _error: unknown) => Promise.resolve());
-  const deps: StepJobHandlerDeps = {
+  const watched = new Map<string, (reason: Error) => void>();
+  const failForRetry = vi.fn<PgBossLeasesDeps['failForRetry']>(() => Promise.resolve());
+  const leases = new PgBossLeases({
     workerId: 'me',
-    step: () => Promise.resolve({ kind: 'done' }),
-    onGiveUp: vi.fn(() => Promise.resolve()),
     holderOf: () => Promise.resolve('me'),
     hurryRetry: () => Promise.resolve(false),
     failForRetry,
@@ -22,24 +25,37 @@ function setUp(overrides: Partial<StepJobHandlerDeps> = {}) {
       return Promise.resolve();
     },
     watch: {
-      watch: (jobId, controller) => watched.set(jobId, controller),
+      watch: (jobId, lost) => watched.set(jobId, lost),
       unwatch: (jobId) => watched.delete(jobId),
     },
     clock: () => now,
-    logger: { error: vi.fn(), warn: vi.fn() },
     ...overrides,
+  });
+  const executor = new StepExecutor({
+    backend: leases,
+    handler: {
+      step: overrides.step ?? (() => Promise.resolve({ kind: 'done' })),
+      onGiveUp: overrides.onGiveUp ?? vi.fn(() => Promise.resolve()),
+    },
+    maxAttempts: 3,
+    workerId: 'me',
+    logger: overrides.logger ?? { error: vi.fn(), warn: vi.fn() },
+  });
+  const handler = {
+    handle: (stepJob: StepJob) => executor.execute(leaseOf(stepJob)),
+    runningCount: () => executor.runningTasks().length,
+    drain: () => executor.drain(),
   };
-  return { handler: new StepJobHandler(deps), sent, watched, failForRetry };
+  return { handler, sent, watched, failForRetry };
 }
 
 const job = (taskId: string, retryCount = 0, id = `job-${taskId}-${retryCount}`): StepJob => ({
   id,
   data: { taskId },
   retryCount,
-  retryLimit: 2,
 });
 
-describe('StepJobHandler', () => {
+describe('the step contract on pg-boss leases', () => {
   it.each<[StepOutcome, FollowUp]>([
     [{ kind: 'continue' }, { lane: 'now' }],
     [
@@ -90,7 +106,7 @@ describe('StepJobHandler', () => {
     const onGiveUp = vi.fn(() => Promise.resolve());
     const { handler, failForRetry } = setUp({ step: () => Promise.reject(error), onGiveUp });
     await handler.handle(job('t', 1));
-    expect(failForRetry).toHaveBeenCalledWith(job('t', 1), error);
+    expect(failForRetry).toHaveBeenCalledWith(leaseOf(job('t', 1)), error);
     expect(onGiveUp).not.toHaveBeenCalled();
     await handler.handle(job('t', 2));
     expect(failForRetry).toHaveBeenCalledOnce();
@@ -179,13 +195,13 @@ describe('StepJobHandler', () => {
     const step = vi.fn(() => Promise.resolve<StepOutcome>({ kind: 'continue' }));
     const { handler, failForRetry } = setUp({ step, logger, dispatch: () => Promise.reject(down) });
     await handler.handle(job('t', 0));
-    expect(failForRetry).toHaveBeenCalledWith(job('t', 0), down);
+    expect(failForRetry).toHaveBeenCalledWith(leaseOf(job('t', 0)), down);
     // On the last attempt a retry would only end the job: it is logged, the task waits for a wake.
     await handler.handle(job('t', 2));
     expect(step).toHaveBeenCalledTimes(2);
     expect(failForRetry).toHaveBeenCalledOnce();
     expect(logger.error).toHaveBeenCalledWith(
-      '[pg-boss] sending the next job failed on the last attempt',
+      '[jobs] recording a step failed on the last attempt',
       expect.objectContaining({ taskId: 't', error: down }),
     );
   });
@@ -204,7 +220,7 @@ describe('StepJobHandler', () => {
     const { handler, sent, watched } = setUp({ step: (_t, signal) => abortedWith(signal) });
     const running = handler.handle(job('t', 2, 'j'));
     await vi.waitFor(() => expect(watched.has('j')).toBe(true));
-    watched.get('j')?.abort(new Error('cancelled'));
+    watched.get('j')?.(new Error('cancelled'));
     await expect(running).resolves.toBeUndefined();
     expect(sent).toEqual([]);
     expect(watched.size).toBe(0);
