@@ -1,7 +1,7 @@
 import type { Db } from '../../db/client';
 import { JobQueue, isLocalWorkerAlive, newWorkerId } from './job-queue';
 import type { StepHandler } from '../lease-backend';
-import { JobRunner } from './job-runner';
+import { JobRunner, type JobRunnerOptions } from './job-runner';
 import type { TaskJobs } from '../task-jobs';
 
 export interface InProcessTaskJobsOptions {
@@ -10,6 +10,9 @@ export interface InProcessTaskJobsOptions {
   /** Steps at once. */
   readonly concurrency: number;
   readonly workerId?: string;
+  /** The runner's timings (tests shorten them). */
+  readonly timings?: Pick<JobRunnerOptions, 'leaseMs' | 'pollMs' | 'retryDelayMs'>;
+  readonly logger?: JobRunnerOptions['logger'];
 }
 
 /**
@@ -29,6 +32,8 @@ export class InProcessTaskJobs implements TaskJobs {
       workerId: this.workerId,
       concurrency: options.concurrency,
       handler: options.handler,
+      ...options.timings,
+      ...(options.logger === undefined ? {} : { logger: options.logger }),
     });
   }
 

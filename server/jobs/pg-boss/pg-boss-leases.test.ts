@@ -189,33 +189,6 @@ describe('the step contract on pg-boss leases', () => {
     ]);
   });
 
-  it('fails the job when its next job cannot be sent, for pg-boss to run one more step', async () => {
-    const down = new Error('database down');
-    const logger = { error: vi.fn(), warn: vi.fn() };
-    const step = vi.fn(() => Promise.resolve<StepOutcome>({ kind: 'continue' }));
-    const { handler, failForRetry } = setUp({ step, logger, dispatch: () => Promise.reject(down) });
-    await handler.handle(job('t', 0));
-    expect(failForRetry).toHaveBeenCalledWith(leaseOf(job('t', 0)), down);
-    // On the last attempt a retry would only end the job: it is logged, the task waits for a wake.
-    await handler.handle(job('t', 2));
-    expect(step).toHaveBeenCalledTimes(2);
-    expect(failForRetry).toHaveBeenCalledOnce();
-    expect(logger.error).toHaveBeenCalledWith(
-      '[jobs] recording a step failed on the last attempt',
-      expect.objectContaining({ taskId: 't', error: down }),
-    );
-  });
-
-  it('throws for pg-boss to fail the job when failing it here fails', async () => {
-    const down = new Error('database down');
-    const { handler } = setUp({
-      step: () => Promise.reject(new Error('broken')),
-      failForRetry: () => Promise.reject(down),
-    });
-    await expect(handler.handle(job('t', 0))).rejects.toBe(down);
-    expect(handler.runningCount()).toBe(0);
-  });
-
   it('counts no attempt and asks for nothing when its job is cancelled mid-step', async () => {
     const { handler, sent, watched } = setUp({ step: (_t, signal) => abortedWith(signal) });
     const running = handler.handle(job('t', 2, 'j'));

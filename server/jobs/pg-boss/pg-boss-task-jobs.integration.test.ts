@@ -46,6 +46,8 @@ class StepLog {
   }
 }
 
+// The step rules themselves (one step at a time, attempts and give-up, cancels, lost leases,
+// drains) are the contract suite's, run on both modes: step-contract.integration.test.ts.
 describe.skipIf(skip)('pg-boss task jobs on PostgreSQL', () => {
   let database: MigratedDatabase;
   let db: Db;
@@ -116,24 +118,6 @@ describe.skipIf(skip)('pg-boss task jobs on PostgreSQL', () => {
     expect(log.mostAtOnce).toBe(1);
   });
 
-  it("keeps a step's follow-up when its worker's heartbeat is late", async () => {
-    // Beats only at start; expires after 1 s: the running step outlives its worker's heartbeat.
-    const runs = new Map<string, number>();
-    const run = async (taskId: string): Promise<StepOutcome> => {
-      const n = (runs.get(taskId) ?? 0) + 1;
-      runs.set(taskId, n);
-      if (n === 1) await new Promise((resolve) => setTimeout(resolve, 1500));
-      return n < 3 ? { kind: 'continue' } : { kind: 'done' };
-    };
-    const worker = await start(
-      { heartbeatMs: 60_000, handler: { step: run, onGiveUp: () => Promise.resolve() } },
-      1000,
-    );
-    const taskId = await newTask(db);
-    await worker.schedule(taskId);
-    await vi.waitFor(() => expect(runs.get(taskId)).toBe(3), eventually);
-  });
-
   it('spreads new tasks over the live workers', async () => {
     const log = new StepLog();
     const done = () => Promise.resolve<StepOutcome>({ kind: 'done' });
@@ -148,28 +132,6 @@ describe.skipIf(skip)('pg-boss task jobs on PostgreSQL', () => {
       'worker-b': 2,
     });
     await vi.waitFor(() => expect(log.steps).toHaveLength(4), eventually);
-  });
-
-  it('retries a failing step with backoff, then gives the task up once', async () => {
-    const onGiveUp = vi.fn(() => Promise.resolve());
-    let attempts = 0;
-    await start({
-      handler: {
-        step: () => {
-          attempts++;
-          return Promise.reject(new Error('the step broke'));
-        },
-        onGiveUp,
-      },
-    });
-    const taskId = await newTask(db);
-    await started[0]?.schedule(taskId);
-    await vi.waitFor(() => expect(onGiveUp).toHaveBeenCalledOnce(), eventually);
-    expect(attempts).toBe(3);
-    expect(onGiveUp).toHaveBeenCalledWith(
-      taskId,
-      expect.objectContaining({ message: 'the step broke' }),
-    );
   });
 
   it("a wake during a failed step's backoff runs the retry now, never a second chain of attempts", async () => {
@@ -200,39 +162,6 @@ describe.skipIf(skip)('pg-boss task jobs on PostgreSQL', () => {
     expect(await unfinishedJobs(worker)).toBe(0);
   });
 
-  it('keeps one chain of three attempts while wakes keep arriving from two processes', async () => {
-    const onGiveUp = vi.fn(() => Promise.resolve());
-    let attempts = 0;
-    const worker = await start({
-      handler: {
-        // As `stepTask` does, a given-up task's step has nothing left to do.
-        step: () => {
-          if (onGiveUp.mock.calls.length > 0) return Promise.resolve({ kind: 'done' });
-          attempts++;
-          return Promise.reject(new Error('the step broke'));
-        },
-        onGiveUp,
-      },
-    });
-    const web = await start(null);
-    const taskId = await newTask(db);
-    await worker.schedule(taskId);
-    // Wakes land in every phase of the chain: while a step runs, as its failure is recorded,
-    // during the backoff, and as a retry is fetched.
-    const wakes = (async () => {
-      for (let n = 0; onGiveUp.mock.calls.length === 0; n++) {
-        await (n % 2 === 0 ? worker : web).schedule(taskId);
-        await new Promise((resolve) => setTimeout(resolve, 5));
-      }
-    })();
-    await vi.waitFor(() => expect(onGiveUp).toHaveBeenCalledOnce(), eventually);
-    await wakes;
-    // Whatever the last wakes started has ended: the task was given up, so nothing fails again.
-    await vi.waitFor(() => expect(unfinishedJobs(worker)).resolves.toBe(0), eventually);
-    expect(attempts).toBe(3);
-    expect(onGiveUp).toHaveBeenCalledOnce();
-  });
-
   async function jobsIn(worker: PgBossTaskJobs, states: string): Promise<number> {
     const rows = await queryRows(
       database.scratch.config,
@@ -261,30 +190,6 @@ describe.skipIf(skip)('pg-boss task jobs on PostgreSQL', () => {
     await worker.schedule(taskId);
     await vi.waitFor(() => expect(n).toBe(3), eventually);
     expect(log.mostAtOnce).toBe(1);
-  });
-
-  it('a cancel from a process that runs no tasks aborts the step on its worker', async () => {
-    const aborted = deferred<number>();
-    const running = deferred();
-    await start({
-      handler: {
-        step: async (_taskId, signal) => {
-          running.resolve();
-          signal.addEventListener('abort', () => aborted.resolve(Date.now()), { once: true });
-          return abortedWith(signal);
-        },
-        onGiveUp: () => Promise.resolve(),
-      },
-    });
-    const web = await start(null);
-    const taskId = await newTask(db);
-    await web.schedule(taskId);
-    await running.promise;
-    const cancelledAt = Date.now();
-    await web.interrupt(taskId);
-    const latencyMs = (await aborted.promise) - cancelledAt;
-    console.info(`cancel → step aborted on the worker: ${latencyMs} ms`);
-    expect(latencyMs).toBeLessThan(2000);
   });
 
   it("moves a dead worker's tasks, and aborts the step of a worker wrongly thought dead", async () => {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
+import { isProcessAlive } from '../../engine/process';
 
 /** `${hostname}:${pid}:${random}`: unique per runner, and tells `isLocalWorkerAlive` its process. */
 export function newWorkerId(): string {
@@ -25,11 +26,5 @@ export function isLocalWorkerAlive(workerId: string): boolean {
   const parsed = parseWorkerId(workerId);
   if (parsed === null || parsed.hostname !== os.hostname()) return true;
   if (parsed.pid === process.pid) return true;
-  try {
-    process.kill(parsed.pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: the process exists but belongs to another user.
-    return (error as NodeJS.ErrnoException).code !== 'ESRCH';
-  }
+  return isProcessAlive(parsed.pid);
 }
