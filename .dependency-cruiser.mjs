@@ -27,6 +27,18 @@ export default {
       to: { path: '^(server|app|components)/', pathNot: '^server/(engine|errors)/' },
     },
     {
+      name: 'services-never-import-the-jobs',
+      severity: 'error',
+      comment:
+        "server/jobs runs the services' work (it implements their TaskScheduler port); the " +
+        'services, the database layer and the auth below it never import the jobs back.',
+      from: {
+        path: '^server/(tasks|reviews|batches|remotes|auth|db|llm|errors)/',
+        pathNot: tests,
+      },
+      to: { path: '^server/jobs/' },
+    },
+    {
       name: 'server-never-imports-the-ui',
       severity: 'error',
       comment:
