@@ -28,9 +28,9 @@ export interface Lease {
 /**
  * Where leases come from and where their ends are recorded: the port between the step contract
  * (`StepExecutor`) and a queue. Two adapters: the local job table (SQLite, one process) and
- * pg-boss (PostgreSQL, web and workers). Each `end…` method is the last thing the executor does
- * with a lease; it returns false when the lease was lost before (nothing was recorded), and
- * throws when the queue could not be reached.
+ * pg-boss (PostgreSQL, web and workers). Each `end…` method records how the lease ended (after a
+ * failed `endFinished`, `endFailed` follows); it returns false when the lease was lost before
+ * (nothing was recorded), and throws when the queue could not be reached.
  */
 export interface LeaseBackend<L extends Lease> {
   /**

@@ -164,6 +164,26 @@ describe.each(backends)('the step contract on $name (fake queue)', ({ fake: make
     await run.execute(fake.lease('t', 0));
     expect(step).toHaveBeenCalledOnce();
     expect(onGiveUp).toHaveBeenCalledTimes(2);
+    // With the step's own error, not a generic one: it is what the task's page shows.
+    expect(onGiveUp).toHaveBeenLastCalledWith('t', expect.objectContaining({ message: 'broken' }));
+  });
+
+  it('forgets the counts of tasks handed over to another worker', async () => {
+    const fake = makeFake();
+    const {
+      executor: run,
+      step,
+      onGiveUp,
+    } = executor(fake, {
+      step: () => Promise.reject(new Error('broken')),
+      onGiveUp: () => Promise.reject(new Error('db down')),
+    });
+    await run.execute(fake.lease('t', 2));
+    run.handedOver(new Error('declared dead'));
+    // Back on this worker later, the task starts a chain of its own: a step runs.
+    await run.execute(fake.lease('t', 0));
+    expect(step).toHaveBeenCalledTimes(2);
+    expect(onGiveUp).toHaveBeenCalledOnce();
   });
 
   it('lets the task go before an error recording a failure propagates', async () => {

@@ -26,12 +26,14 @@ interface RunningStep {
  * - **One step per task at a time** in this process. A lease for a task whose step runs here runs
  *   nothing; the running step runs once more when it ends (a wake is never lost), unless it
  *   failed: its retry or its give-up already follows, and a rerun would start a second chain of
- *   attempts beside it. Across processes, the backend's lease keeps steps apart.
+ *   attempts beside it. Across processes, the backend's lease keeps steps apart, as long as it
+ *   is kept: a worker stalled past its lease may overlap the new holder's step until it sees the
+ *   lease lost (at its next renewal or job watch) and aborts its own.
  * - **Attempts**: a step that throws (or returns no valid outcome) is retried after the
  *   backend's backoff; after `maxAttempts` in a row the task is given up once (`onGiveUp`). The
  *   count is per task, the larger of the backend's record and this process's: a wake that ran in
  *   a retry's place carries the chain's count on. A give-up that fails is tried again, without a
- *   step. An outcome that cannot be recorded counts as a failure too: the retry runs one more
+ *   step (on pg-boss, by the process that holds the count: a task moved elsewhere starts anew). An outcome that cannot be recorded counts as a failure too: the retry runs one more
  *   step, which records it then (an extra step is harmless; two at once are not).
  * - **Interruptions**: a cancel (`abort`), a lost lease (the backend's `hold`) or a drain aborts
  *   the step's signal. An interrupted step counts no attempt and records no outcome: the next
@@ -52,8 +54,8 @@ export class StepExecutor<L extends Lease> {
   private readonly logger: JobsLogger;
 
   private readonly running = new Map<string, RunningStep>();
-  /** Failed attempts in a row of each task whose last step failed here. */
-  private readonly failures = new Map<string, number>();
+  /** Each task whose last step failed here: its failed attempts in a row, and the last error. */
+  private readonly failures = new Map<string, { count: number; error: unknown }>();
   private readonly handBack = new Set<string>();
   private draining = false;
 
@@ -67,10 +69,11 @@ export class StepExecutor<L extends Lease> {
 
   /** Runs (or absorbs, or hands back) one lease. Resolves once its end is recorded. */
   async execute(lease: L): Promise<void> {
-    if (await this.setAside(lease)) return;
+    if (this.setAside(lease)) return;
     if (!(await this.backend.admit(lease))) return;
     // Looked at again: the admission awaited, and another lease of the task may have started.
-    if (await this.setAside(lease)) return;
+    // From this check to `running.set` nothing awaits, so no abort or drain falls in between.
+    if (this.setAside(lease)) return;
     const { taskId } = lease;
     let finish: () => void = () => undefined;
     const step: RunningStep = {
@@ -101,9 +104,18 @@ export class StepExecutor<L extends Lease> {
     return true;
   }
 
-  /** Aborts every running step (e.g. this worker was declared dead and its tasks moved). */
+  /** Aborts every running step. */
   abortAll(reason: Error): void {
     for (const step of this.running.values()) step.controller.abort(reason);
+  }
+
+  /**
+   * This worker's tasks were moved elsewhere (it was declared dead): aborts their steps and
+   * forgets their counts of failures, which the tasks' new holders keep from now on.
+   */
+  handedOver(reason: Error): void {
+    this.abortAll(reason);
+    this.failures.clear();
   }
 
   /** The tasks whose step runs in this process now. */
@@ -129,11 +141,18 @@ export class StepExecutor<L extends Lease> {
     return this.draining;
   }
 
-  /** True when the lease runs nothing: this process drains, or the task's step runs here. */
-  private async setAside(lease: L): Promise<boolean> {
+  /**
+   * True when the lease runs nothing: this process drains (the lease is ended as interrupted, in
+   * the background: nothing waits on it), or the task's step runs here (it reruns). Synchronous,
+   * so that the caller's next statement still sees what was checked.
+   */
+  private setAside(lease: L): boolean {
     if (this.isDraining()) {
       this.handBack.add(lease.taskId);
-      await this.end(lease, 'interrupted', () => this.backend.endInterrupted(lease));
+      this.end(lease, 'interrupted', () => this.backend.endInterrupted(lease)).catch(
+        (error: unknown) =>
+          this.logger.error('[jobs] handing back a lease failed', this.context(lease, error)),
+      );
       return true;
     }
     const current = this.running.get(lease.taskId);
@@ -158,10 +177,16 @@ export class StepExecutor<L extends Lease> {
       return this.end(lease, what, update);
     };
     try {
-      const failed = Math.max(lease.attempts, this.failures.get(taskId) ?? 0);
+      const known = this.failures.get(taskId);
+      const failed = Math.max(lease.attempts, known?.count ?? 0);
       if (failed >= this.maxAttempts) {
-        // An earlier give-up did not complete (it threw, or its process died): finish it.
-        await this.giveUp(lease, new Error(lease.lastError ?? 'Too many failed attempts'), end);
+        // An earlier give-up did not complete (it threw, or its process died): finish it, with
+        // the step's own error where one is known.
+        const error =
+          lease.lastError !== null
+            ? new Error(lease.lastError)
+            : (known?.error ?? new Error('Too many failed attempts'));
+        await this.giveUp(lease, error, end);
         return false;
       }
       let outcome: StepOutcome;
@@ -189,8 +214,8 @@ export class StepExecutor<L extends Lease> {
           await this.fail(lease, error, lease.attempts + 1, end);
           return false;
         }
-        // Nothing left to retry with: the task waits for its next wake (a person's action, or
-        // a takeover's sweep).
+        // Nothing left to retry with. On pg-boss the task waits for its next wake (a person's
+        // action, or a takeover's sweep); locally its job's lease expires and it runs again.
         this.logger.error(
           '[jobs] recording a step failed on the last attempt',
           this.context(lease, error),
@@ -213,7 +238,7 @@ export class StepExecutor<L extends Lease> {
       return;
     }
     this.logger.warn('[jobs] step failed; it will be retried', this.context(lease, error));
-    this.failures.set(lease.taskId, failures);
+    this.failures.set(lease.taskId, { count: failures, error });
     await end('failed', () => this.backend.endFailed(lease, error, failures));
   }
 
@@ -230,7 +255,7 @@ export class StepExecutor<L extends Lease> {
         ...this.context(lease, giveUpError),
         stepError: error,
       });
-      this.failures.set(lease.taskId, this.maxAttempts);
+      this.failures.set(lease.taskId, { count: this.maxAttempts, error });
       await end('give-up retry', () => this.backend.endGiveUpFailed(lease, error));
       return;
     }

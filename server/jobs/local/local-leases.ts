@@ -68,7 +68,11 @@ export class LocalLeases implements LeaseBackend<ClaimedJob> {
     return this.options.queue.fail(job.id, this.options.workerId, error, { giveUp: true });
   }
 
-  /** Queued again with its attempts at the maximum: the next claim gives up without a step. */
+  /**
+   * Queued again after the give-up's backoff; the job's count of attempts is then at least the
+   * maximum (it was one short when the step failed for the last time), so the next claim gives
+   * up without a step.
+   */
   endGiveUpFailed(job: ClaimedJob, error: unknown): Promise<boolean> {
     return this.failAt(job, error, Math.max(job.attempts + 1, this.options.maxAttempts));
   }

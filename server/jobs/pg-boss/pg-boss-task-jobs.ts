@@ -97,7 +97,7 @@ export class PgBossTaskJobs implements TaskJobs {
     // One fetch loop per slot: each runs one job at a time.
     for (let slot = 0; slot < worker.capacity; slot++) {
       const id = await this.boss.boss.work<StepJobData>(stepQueue(worker.id), options, ([job]) =>
-        job === undefined ? Promise.resolve() : worker.executor.execute(leaseOf(job)),
+        job === undefined ? Promise.resolve() : this.execute(worker, leaseOf(job)),
       );
       worker.loops.push(id);
     }
@@ -163,6 +163,23 @@ export class PgBossTaskJobs implements TaskJobs {
       ...(followUp.lane === 'timer' ? { startAfter: followUp.at } : {}),
     });
     if (workerId === this.worker?.id) this.notifyLoops();
+  }
+
+  /**
+   * Runs one fetched job. pg-boss records a rejection as the job's failure (retried while it has
+   * retries) without telling anyone: it is logged here first.
+   */
+  private async execute(worker: RunningWorker, lease: StepLease): Promise<void> {
+    try {
+      await worker.executor.execute(lease);
+    } catch (error) {
+      this.logger.error('[pg-boss] a step job failed; pg-boss retries it while it can', {
+        taskId: lease.taskId,
+        jobId: lease.id,
+        error,
+      });
+      throw error;
+    }
   }
 
   /** Has this worker's idle fetch loops look for jobs now rather than at their next poll. */
@@ -234,7 +251,7 @@ export class PgBossTaskJobs implements TaskJobs {
       expiryMs: this.expiryMs,
       running: () => executor.runningTasks().length,
       onDeclaredDead: () =>
-        executor.abortAll(new Error(`worker ${id} was declared dead; its tasks moved`)),
+        executor.handedOver(new Error(`worker ${id} was declared dead; its tasks moved`)),
       reconcile: () => handover.reconcile(),
       logger: this.logger,
     });

@@ -7,7 +7,7 @@ import type { StepOutcome } from '../local/job-types';
  * is absorbed by it (send returns null). Two keys per task keep a wake-up from being absorbed by a
  * job that waits for a later time: `now` (wake-ups and continues) and `timer` (a park's deadline).
  * A timer that fires after a wake-up already ran the step runs one more step, which parks again:
- * extra steps are harmless, two at once are not (see `StepJobHandler`).
+ * extra steps are harmless, two at once are not (see `StepExecutor`).
  */
 export type Lane = 'now' | 'timer';
 

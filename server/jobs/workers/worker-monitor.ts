@@ -32,11 +32,23 @@ export class WorkerMonitor {
 
   constructor(private readonly options: WorkerMonitorOptions) {}
 
-  /** Registers the worker (live from now), then beats until `stop()`. */
+  /**
+   * Registers the worker (live from now) and runs a first round before it returns, so that a
+   * started worker has adopted the tasks left without one (and nothing adopts them later under a
+   * caller that has just placed one); then beats until `stop()`.
+   */
   async start(): Promise<void> {
     await this.options.registry.register(this.options.identity);
     this.stopped = false;
-    this.schedule(0);
+    this.ticking = this.tick();
+    await this.ticking;
+    this.ticking = null;
+    if (!this.isStopped()) this.schedule(this.options.heartbeatMs);
+  }
+
+  // A method, not the field: `stop()` may have run while the first round awaited.
+  private isStopped(): boolean {
+    return this.stopped;
   }
 
   /** Stops beating (the caller then marks the worker stopped, or lets it expire). */
