@@ -6,6 +6,8 @@ import {
   defaultRunLimits,
   sandboxNamespaces,
   prepareSandbox,
+  settledTreeUsage,
+  treeUsage,
   type SandboxHost,
 } from '../../server/engine/sandbox';
 import type { ShadowRunner } from '../../server/engine/shadow';
@@ -26,6 +28,11 @@ export interface OverheadFigures {
   readonly engineJsMs: number;
   /** What `volatile` saves on the raw sandbox (no sync of the upper file system at unmount). */
   readonly volatileSavesMs: number;
+  /**
+   * The run's last disk measurement (between its exit and its verdict), medians: by GNU du, as
+   * every measurement was before, and by the in-process walk of a settled small tree.
+   */
+  readonly finalCheck: { readonly duMs: number; readonly walkMs: number };
 }
 
 export type OverheadKind =
@@ -166,9 +173,11 @@ export async function measureOverhead(
   const medians = Object.fromEntries(
     Object.entries(samples).map(([k, v]) => [k, median(v)]),
   ) as Record<OverheadKind, number>;
+  const finalCheck = await measureFinalCheck(scratch, runs);
   return {
     runs,
     medians,
+    finalCheck,
     overheadMs: medians.engineDisk - medians.direct,
     overheadTmpfsMs: medians.engineTmpfs - medians.direct,
     engineShareMs: medians.engineDisk - medians.rawSandbox,
@@ -176,4 +185,28 @@ export async function measureOverhead(
     engineJsMs: medians.engineDisk - medians.engineArgv,
     volatileSavesMs: medians.rawSandbox - medians.rawSandboxVolatile,
   };
+}
+
+/**
+ * The last measurement of a run's trees, on an upper like a hypothesis's (one edited file) and an
+ * empty cache upper: `du` (two spawns) against the walk of a settled small tree, interleaved.
+ */
+async function measureFinalCheck(
+  scratch: string,
+  runs: number,
+): Promise<{ duMs: number; walkMs: number }> {
+  const dir = await mkdtemp(path.join(scratch, 'final-'));
+  const upper = path.join(dir, 'upper');
+  const cache = path.join(dir, 'cargo-upper');
+  await mkdir(path.join(upper, 'src'), { recursive: true });
+  await writeFile(path.join(upper, 'src', 'lib.rs'), 'pub fn f() -> u32 { 1 }\n'.repeat(200));
+  await mkdir(cache);
+  const du: number[] = [];
+  const walk: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    du.push((await timed(() => treeUsage([upper, cache]))).ms);
+    walk.push((await timed(() => settledTreeUsage([upper, cache]))).ms);
+  }
+  await rm(dir, { recursive: true, force: true });
+  return { duMs: median(du), walkMs: median(walk) };
 }

@@ -261,6 +261,9 @@ function overheadSection(r: BenchResults): string {
       ` engine's own share (engine − by hand) = ${msText(o.engineShareMs)}` +
       ` (its extra sandbox steps ${msText(o.engineSandboxStepsMs)}, its JS ${msText(o.engineJsMs)});` +
       ` volatile saves ${msText(o.volatileSavesMs)} of the raw sandbox`,
+    `a run's last disk measurement (after its exit, before its verdict): du ${msText(o.finalCheck.duMs)},` +
+      ` in-process walk of the settled upper ${msText(o.finalCheck.walkMs)}` +
+      ` (${x(o.finalCheck.walkMs / o.finalCheck.duMs)})`,
   ].join('\n');
 }
 

@@ -21,15 +21,8 @@ export {
   type Enforcement,
 } from './probe';
 export { prepareSandbox, type SandboxHost, type PreparedSandbox } from './sandbox-host';
-export {
-  diskUsage,
-  inodeUsage,
-  treeUsage,
-  watchRun,
-  type RunWatch,
-  type RunWatchOptions,
-  type TreeUsage,
-} from './run-watch';
+export { watchRun, type RunWatch, type RunWatchOptions } from './run-watch';
+export { settledTreeUsage, treeUsage, type TreeUsage } from './tree-usage';
 export { mountablePath, type SandboxRoot } from './sandbox-root';
 export {
   handToSandbox,

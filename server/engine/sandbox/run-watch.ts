@@ -1,54 +1,6 @@
-import { execa } from 'execa';
 import type { RunCgroup } from './cgroups';
 import type { LimitExceeded, RunLimits } from './run-limits';
-
-const duEnv = { LC_ALL: 'C', PATH: process.env.PATH ?? '/usr/bin:/bin' };
-
-/** The total GNU du prints for the trees, in the unit its `flags` choose. */
-async function duTotal(flags: readonly string[], dirs: readonly string[]): Promise<number> {
-  const result = await execa('du', ['-s', '-c', '-x', ...flags, '--', ...dirs], {
-    reject: false,
-    extendEnv: false,
-    env: duEnv,
-    stdin: 'ignore',
-    stderr: 'ignore',
-  });
-  const total = /^(\d+)\ttotal$/m.exec(result.stdout);
-  if (total?.[1] === undefined) {
-    throw new Error(`du could not measure ${dirs.join(', ')}: exit ${String(result.exitCode)}`);
-  }
-  return Number(total[1]);
-}
-
-/**
- * Bytes the trees occupy on disk (allocated blocks, so sparse files count as written), by GNU du:
- * one process in C (a cargo upper of ~1,000 files in a few ms), walking with openat, so no path
- * length stops it. Files that vanish during the walk make du complain and exit 1; its total
- * still stands.
- */
-export async function diskUsage(dirs: readonly string[]): Promise<number> {
-  return duTotal(['-B1'], dirs);
-}
-
-/**
- * Inodes in the trees (files, directories, links, each counted once), by `du --inodes`: empty
- * files occupy no blocks, so only a count of them stops a run spending the host's inodes.
- */
-export async function inodeUsage(dirs: readonly string[]): Promise<number> {
-  return duTotal(['--inodes'], dirs);
-}
-
-/** What the run's trees hold on disk: bytes and inodes. */
-export interface TreeUsage {
-  readonly bytes: number;
-  readonly inodes: number;
-}
-
-/** Both measurements at once: the second walk finds the first one's directory entries cached. */
-export async function treeUsage(dirs: readonly string[]): Promise<TreeUsage> {
-  const [bytes, inodes] = await Promise.all([diskUsage(dirs), inodeUsage(dirs)]);
-  return { bytes, inodes };
-}
+import { settledTreeUsage, treeUsage, type TreeUsage } from './tree-usage';
 
 export interface RunWatchOptions {
   readonly limits: RunLimits;
@@ -117,7 +69,9 @@ export function watchRun(options: RunWatchOptions): RunWatch {
     }
     const started = performance.now();
     if (exceeded === null && measured.length > 0 && (force || started >= diskDueAt)) {
-      const used = await treeUsage(measured);
+      // The last look (`stop`, the run has exited) may walk small trees here; a live run's
+      // trees are du's.
+      const used = await (force ? settledTreeUsage : treeUsage)(measured);
       if (used.bytes >= caps.bytes) exceeded = 'disk';
       else if (used.inodes > caps.inodes) exceeded = 'inodes';
       diskDueAt = started + nextCheckMs(performance.now() - started, used, caps);
