@@ -1,7 +1,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { runProcess, type ProcessResult } from '../../server/engine/process';
-import { sandboxEnv } from '../../server/engine/sandbox';
+import { handToSandbox, sandboxEnv, sandboxIdentity } from '../../server/engine/sandbox';
 import type { Hypothesis, ShadowRunner } from '../../server/engine/shadow';
 import type { BenchProject } from './projects/project';
 
@@ -76,7 +76,11 @@ export async function runIn(
   return runProcess(file, args, { cwd: dir, env, timeoutMs, tailBytes: 16 * 1024 });
 }
 
-/** Untimed: brings the workspace's build cache back to the files as they are on disk. */
+/**
+ * Untimed: brings the workspace's build cache back to the files as they are on disk, then hands
+ * the workspace to the sandbox's identity, as a task's worktree is: runs go as an unprivileged
+ * uid, which could not write (nor copy up) the build outputs a root-run warm-up left.
+ */
 export async function rewarm(
   project: BenchProject,
   env: Readonly<Record<string, string>>,
@@ -85,6 +89,7 @@ export async function rewarm(
   if (result.exitCode !== 0) {
     throw new Error(`warming ${project.kind} failed (${result.exitCode}):\n${result.output.text}`);
   }
+  await handToSandbox(project.dir, sandboxIdentity());
 }
 
 /**

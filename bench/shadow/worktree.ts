@@ -5,8 +5,22 @@ import type { Hypothesis, ShadowRunner } from '../../server/engine/shadow';
 import { median, runIn, shadowRun } from './measure';
 import type { BenchProject } from './projects/project';
 
+// The projects belong to the sandbox's identity once warmed (see `rewarm`), as a task's worktree
+// does; they are the bench's own, so git's ownership check has nothing to guard here.
 const git = (cwd: string, args: readonly string[]) =>
-  execa('git', ['-c', 'user.name=bench', '-c', 'user.email=bench@localhost', ...args], { cwd });
+  execa(
+    'git',
+    [
+      '-c',
+      'safe.directory=*',
+      '-c',
+      'user.name=bench',
+      '-c',
+      'user.email=bench@localhost',
+      ...args,
+    ],
+    { cwd },
+  );
 
 /** Makes the project a git repository with everything but build output committed, as a real one. */
 export async function ensureGitRepo(dir: string): Promise<void> {
