@@ -69,11 +69,13 @@ export class StepExecutor<L extends Lease> {
 
   /** Runs (or absorbs, or hands back) one lease. Resolves once its end is recorded. */
   async execute(lease: L): Promise<void> {
-    if (this.setAside(lease)) return;
+    const before = this.setAside(lease);
+    if (before !== null) return before;
     if (!(await this.backend.admit(lease))) return;
     // Looked at again: the admission awaited, and another lease of the task may have started.
     // From this check to `running.set` nothing awaits, so no abort or drain falls in between.
-    if (this.setAside(lease)) return;
+    const after = this.setAside(lease);
+    if (after !== null) return after;
     const { taskId } = lease;
     let finish: () => void = () => undefined;
     const step: RunningStep = {
@@ -142,23 +144,19 @@ export class StepExecutor<L extends Lease> {
   }
 
   /**
-   * True when the lease runs nothing: this process drains (the lease is ended as interrupted, in
-   * the background: nothing waits on it), or the task's step runs here (it reruns). Synchronous,
-   * so that the caller's next statement still sees what was checked.
+   * What becomes of a lease that runs nothing, decided without awaiting: null when it runs. While
+   * this process drains it is handed back (the promise records it as interrupted); while the
+   * task's step runs here, that step reruns (the promise is already resolved).
    */
-  private setAside(lease: L): boolean {
+  private setAside(lease: L): Promise<void> | null {
     if (this.isDraining()) {
       this.handBack.add(lease.taskId);
-      this.end(lease, 'interrupted', () => this.backend.endInterrupted(lease)).catch(
-        (error: unknown) =>
-          this.logger.error('[jobs] handing back a lease failed', this.context(lease, error)),
-      );
-      return true;
+      return this.end(lease, 'interrupted', () => this.backend.endInterrupted(lease));
     }
     const current = this.running.get(lease.taskId);
-    if (current === undefined) return false;
+    if (current === undefined) return null;
     current.rerun = true;
-    return true;
+    return Promise.resolve();
   }
 
   /** Runs the step and records its end; false when it failed (a retry or give-up follows). */
