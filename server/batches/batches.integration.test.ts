@@ -122,7 +122,11 @@ async function approvedTask(
     agent,
   );
   const ready = await wait((t) => t.status === 'awaiting_review' || t.status === 'failed');
-  expect(ready.status).toBe('awaiting_review');
+  // The task's error says why, should a run fail under load.
+  expect({ status: ready.status, error: ready.error }).toEqual({
+    status: 'awaiting_review',
+    error: null,
+  });
   await runtime.tasks.review(id, { verdict: 'approve', sha256: ready.diffSha256 ?? '' }, reviewer);
   return id;
 }
