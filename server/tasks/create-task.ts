@@ -172,6 +172,7 @@ async function insertTask(
         : { setupCommands: setupCommands.map((argv) => [...argv]) }),
       ...(input.buildCommand === undefined ? {} : { buildCommand: [...input.buildCommand] }),
       knownFailures: [...settings.knownFailures],
+      evalRunId: settings.evalRunId,
       maxTokens:
         input.maxTokens ?? (fixer === 'llm' ? (task.defaultTaskTokenBudget ?? null) : null),
       planSteps: {

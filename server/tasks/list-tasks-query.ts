@@ -10,6 +10,10 @@ import { AppError } from '../errors/app-error';
 export const listSortKeys = ['created', 'updated'] as const;
 export type ListSort = (typeof listSortKeys)[number];
 
+/** Which tasks: ordinary ones (the default), eval attempts (`shadowbox eval run`), or both. */
+export const listScopes = ['tasks', 'evals', 'all'] as const;
+export type ListScope = (typeof listScopes)[number];
+
 /** Today's first page (no parameters) is the newest 100 by creation; callers rely on it. */
 export const defaultListLimit = 100;
 export const maxListLimit = 200;
@@ -28,6 +32,8 @@ export const listTasksQuerySchema = z.strictObject({
   source: text(2048).optional(),
   /** Words looked for in the title and the problem: case-insensitive, `%` and `_` literal. */
   q: text(maxSearchLength).optional(),
+  /** Eval attempts stay out of the list unless asked for: `evals` (only them) or `all`. */
+  scope: z.enum(listScopes).default('tasks'),
   /** Newest first by creation (the default, as before) or by last activity. */
   sort: z.enum(listSortKeys).default('created'),
   /** `nextCursor` of the previous page, with the same sort. */

@@ -76,6 +76,13 @@ export function pageSql(
         : Prisma.sql`("ownerId" = ${visibility.ownerId} OR "teamId" IN (${Prisma.join([...visibility.teamIds])}))`,
     );
   }
+  if (query.scope !== 'all') {
+    where.push(
+      query.scope === 'tasks'
+        ? Prisma.sql`"evalRunId" IS NULL`
+        : Prisma.sql`"evalRunId" IS NOT NULL`,
+    );
+  }
   if (query.status !== undefined) {
     where.push(Prisma.sql`"status" IN (${Prisma.join([...query.status])})`);
   }

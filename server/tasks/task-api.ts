@@ -83,6 +83,12 @@ export interface CreateTaskInput {
   readonly buildCommand?: readonly string[] | undefined;
   /** Test ids that may keep failing (environmental): the task is green without them. */
   readonly knownFailures?: readonly string[] | undefined;
+  /**
+   * The eval run the task is an attempt of (`shadowbox eval run`): such tasks stay out of the
+   * task list unless it asks for scope `evals` or `all`. Set in process only; no transport
+   * accepts it.
+   */
+  readonly evalRunId?: string | undefined;
 }
 
 /*

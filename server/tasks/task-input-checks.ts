@@ -31,6 +31,8 @@ export interface CheckedTaskSettings {
   readonly knownFailures: readonly string[];
   readonly fixer: 'external' | 'llm';
   readonly limits: Partial<RunLimits>;
+  /** The eval run the task belongs to; null for an ordinary task. */
+  readonly evalRunId: string | null;
 }
 
 /** The caps a task may ask: at most `ceiling`, or `hardMax` for an admin. */
@@ -105,6 +107,10 @@ export function checkCreateTaskInput(
   };
   const aboveCeiling = runLimitsAboveCeiling(limits, { ...ceilings, admin: isAdmin(actor) });
   if (aboveCeiling !== null) throw new AppError('INVALID_ARGUMENT', aboveCeiling);
+  const evalRunId = input.evalRunId ?? null;
+  if (evalRunId !== null && !/^[A-Za-z0-9_-]{1,100}$/.test(evalRunId)) {
+    throw new AppError('INVALID_ARGUMENT', 'evalRunId must be 1 to 100 letters, digits, - or _');
+  }
   return {
     maxIterations,
     hypothesesPerIteration,
@@ -115,6 +121,7 @@ export function checkCreateTaskInput(
     knownFailures,
     fixer,
     limits,
+    evalRunId,
   };
 }
 
