@@ -210,3 +210,66 @@ async function measureFinalCheck(
   await rm(dir, { recursive: true, force: true });
   return { duMs: median(du), walkMs: median(walk) };
 }
+
+/**
+ * `npx tsx bench/shadow/overhead.ts [--runs N]`: part 4 alone (the pytest project, warmed as
+ * `bench:shadow` warms it), for the edit loop of the sandbox's fixed cost; prints the medians.
+ */
+async function standalone(): Promise<void> {
+  const { default: os } = await import('node:os');
+  const { fileURLToPath } = await import('node:url');
+  const { probeSandbox } = await import('../../server/engine/sandbox');
+  const { createShadowRunner } = await import('../../server/engine/shadow');
+  const { rewarm, runEnv, runIn } = await import('./measure');
+  const { createPytestProject } = await import('./projects/pytest-project');
+  const { ensureGitRepo } = await import('./worktree');
+  const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+  const workDir = path.join(repoRoot, 'bench', '.work');
+  const runsAt = process.argv.indexOf('--runs');
+  const runs = runsAt === -1 ? 10 : Number(process.argv[runsAt + 1]);
+  await mkdir(workDir, { recursive: true });
+  const project = await createPytestProject(workDir);
+  const env = await runEnv(workDir);
+  await ensureGitRepo(project.dir);
+  await runIn(project.dir, project.command, env);
+  await rewarm(project, env);
+  const dataDir = path.join(workDir, 'data');
+  const runners = {
+    disk: await createShadowRunner({ dataDir, mode: 'overlay' }),
+    tmpfs: await createShadowRunner({ dataDir, mode: 'overlay', tmpfsUpper: true }),
+  };
+  const probe = await probeSandbox(path.join(dataDir, 'shadows'), { hidden: [dataDir] });
+  if (probe.mode !== 'overlay') throw new Error(`no overlay shadows here: ${probe.reason}`);
+  const loadBefore = os.loadavg()[0] ?? 0;
+  const figures = await measureOverhead(
+    project,
+    runners,
+    path.join(dataDir, 'raw'),
+    probe,
+    env,
+    runs,
+  );
+  await Promise.all([runners.disk.settled(), runners.tmpfs.settled()]);
+  const row = (name: string, ms: number): string =>
+    `${name.padEnd(22)} ${ms.toFixed(1).padStart(7)} ms`;
+  process.stdout.write(
+    [
+      `part 4 alone, median of ${runs}; 1-minute load ${loadBefore.toFixed(2)} before, ${(os.loadavg()[0] ?? 0).toFixed(2)} after`,
+      ...Object.entries(figures.medians).map(([k, v]) => row(k, v)),
+      row('overhead (disk)', figures.overheadMs),
+      row('overhead (tmpfs)', figures.overheadTmpfsMs),
+      row('final check du', figures.finalCheck.duMs),
+      row('final check walk', figures.finalCheck.walkMs),
+      '',
+    ].join('\n'),
+  );
+}
+
+if (process.argv[1] !== undefined && import.meta.url.endsWith(path.basename(process.argv[1]))) {
+  standalone().catch((error: unknown) => {
+    process.stderr.write(
+      `${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
+    process.exitCode = 1;
+  });
+}
