@@ -191,6 +191,25 @@ for path in ('/proc/sys/kernel/core_pattern', '/proc/sys/kernel/panic'):
     await running;
   });
 
+  it("counts every process of the run in the run's control groups (joined before bubblewrap starts)", async () => {
+    const cgroups = runner.sandboxHost?.cgroups ?? null;
+    if (cgroups === null) return;
+    const marker = `sbx-cgroup-${process.pid}-${Date.now()}`;
+    // The sleeper is a grandchild of the command: forked inside the run, as a test's workers are.
+    const running = attack(`sh -c 'python3 -c "import time; time.sleep(3)" ${marker}'; true`);
+    expect(await waitFor(async () => (await processesWith(marker)).length > 0, 10_000)).toBe(true);
+    const [pid] = await processesWith(marker);
+    const groups = (await readFile(`/proc/${String(pid)}/cgroup`, 'utf8')).split('\n');
+    const controllers = cgroups.version === 2 ? [''] : ['memory', 'pids'];
+    for (const controller of controllers) {
+      const supported = cgroups.version === 2 || cgroups[controller as 'memory' | 'pids'] !== null;
+      if (!supported) continue;
+      const line = groups.find((l) => l.split(':')[1]?.split(',').includes(controller));
+      expect(line).toMatch(/\/shadowbox\/run-\d+-[^/]+$/);
+    }
+    await running;
+  });
+
   it('runs under the seccomp filter: Seccomp 2, and denied calls fail with EPERM', async () => {
     const calls = { keyctl: 250, bpf: 321, perf_event_open: 298, userfaultfd: 323, mount: 165 };
     const probe = `import ctypes, os

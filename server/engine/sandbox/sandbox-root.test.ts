@@ -41,7 +41,9 @@ describe('rootFstab', () => {
     const targets = lines.map(targetOf);
     expect(targets.indexOf('/r/rootfs/tmp')).toBeLessThan(targets.indexOf('/r/rootfs/tmp/x/ws'));
     expect(targets.indexOf('/r/rootfs/root/.cargo')).toBeGreaterThan(-1);
-    expect(targets[0]).toBe('/r/rootfs/proc');
+    // The root bound over itself first (pivot_root needs a mount), then what bubblewrap needs.
+    expect(lines[0]).toBe('/r/rootfs /r/rootfs none bind 0 0');
+    expect(targets[1]).toBe('/r/rootfs/proc');
   });
 
   it('binds system trees read-only, never setuid or with devices, and mounts overlays at their own path', () => {

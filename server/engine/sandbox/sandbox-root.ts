@@ -134,7 +134,10 @@ export function rootFstab(
   // What bubblewrap itself needs in its parent's root: a /proc (its own replaces it, and only a
   // fully visible one may be replaced) and the device nodes its /dev binds.
   const host = [`/proc ${at('/proc')} none rbind 0 0\n`, `/dev ${at('/dev')} none bind 0 0\n`];
-  return [...host, ...ordered.map((l) => `${l.line}\n`)].join('');
+  // The root itself first: bound over itself it becomes a mount, which pivot_root needs (one
+  // line here instead of a `mount --bind` exec of its own).
+  const self = `${fstabField(rootfs)} ${fstabField(rootfs)} none bind 0 0\n`;
+  return [self, ...host, ...ordered.map((l) => `${l.line}\n`)].join('');
 }
 
 /**
