@@ -1,12 +1,12 @@
-import { readdir, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import path from 'node:path';
 import { execa } from 'execa';
 import pLimit from 'p-limit';
 import type { SandboxHost } from '../../server/engine/sandbox';
-import type { ShadowRunner } from '../../server/engine/shadow';
+import type { Hypothesis, ShadowRunner } from '../../server/engine/shadow';
 import { manualShadow, type CopyUpVariant } from './copy-up';
-import { inPlaceRun, median, rewarm, shadowRun, timed } from './measure';
+import { inPlaceRun, median, rewarm, runIn, shadowRun, timed } from './measure';
 import type { BenchProject } from './projects/project';
 
 export interface ParallelFigures {
@@ -156,4 +156,121 @@ export async function measureParallel(
     serialSamples: serial,
     samples: samples[i] ?? [],
   }));
+}
+
+/**
+ * "The limit" (issue 27): the same work with no Shadowbox at all. One plain copy of the workspace
+ * per hypothesis (`cp -a`, build outputs included, made before the first timed run), each with its
+ * hypothesis written into it, the test command run in all of them at once with the same
+ * environment, no sandbox; timed from the first write to the last exit. After each run the copies
+ * get their files back and an untimed re-warm, as the in-place baseline does.
+ *
+ * A copy lives at another path, which rustc's incremental cache is keyed on (its working
+ * directory): the copy's first build of a changed file would be a full one, where a shadow (same
+ * path) builds incrementally. So each copy is made warm at its own path first: its edited files
+ * touched and the warm command run once, untimed.
+ */
+export function limitWay(
+  project: BenchProject,
+  hypotheses: readonly Hypothesis[],
+  env: Readonly<Record<string, string>>,
+  copiesDir: string,
+): ParallelWay {
+  const copies = hypotheses.map((_, i) =>
+    path.join(copiesDir, `${project.kind}-${i + 1}-of-${hypotheses.length}`),
+  );
+  const edited = [...new Set(hypotheses.flatMap((h) => h.edits.map((e) => e.path)))];
+  const warm = async (dir: string): Promise<void> => {
+    const result = await runIn(dir, project.warmCommand, env);
+    if (result.exitCode !== 0) throw new Error(`warming ${dir} failed:\n${result.output.text}`);
+  };
+  let made = false;
+  const make = async (): Promise<void> => {
+    await mkdir(copiesDir, { recursive: true });
+    const now = new Date();
+    for (const dir of copies) {
+      await rm(dir, { recursive: true, force: true });
+      await execa('cp', ['-a', project.dir, dir]);
+      for (const file of edited) await utimes(path.join(dir, file), now, now);
+      await warm(dir);
+    }
+    made = true;
+  };
+  const run = async (): Promise<number> => {
+    if (!made) await make();
+    const { ms, value: results } = await timed(() =>
+      Promise.all(
+        hypotheses.map(async (hypothesis, i) => {
+          const dir = copies[i] ?? '';
+          for (const edit of hypothesis.edits) {
+            await writeFile(path.join(dir, edit.path), edit.content);
+          }
+          return runIn(dir, project.command, env);
+        }),
+      ),
+    );
+    for (const [i, result] of results.entries()) {
+      if (result.exitCode === null) {
+        throw new Error(`plain copy ${String(hypotheses[i]?.name)}: no exit code`);
+      }
+    }
+    // Untimed: every copy back to the workspace's files and warm again.
+    for (const [i, hypothesis] of hypotheses.entries()) {
+      const dir = copies[i] ?? '';
+      for (const edit of hypothesis.edits) {
+        await copyFile(path.join(project.dir, edit.path), path.join(dir, edit.path));
+      }
+      await warm(dir);
+    }
+    return ms;
+  };
+  return {
+    upper: `the limit: ${hypotheses.length} plain cp -a copies`,
+    parallel: hypotheses.length,
+    run,
+  };
+}
+
+export interface LimitFigures {
+  readonly project: string;
+  readonly hypotheses: number;
+  readonly limitMs: number;
+  readonly limitSamples: readonly number[];
+  readonly ways: readonly {
+    readonly way: string;
+    readonly ms: number;
+    readonly samples: readonly number[];
+  }[];
+}
+
+/**
+ * Each way against the limit way, all interleaved in rotating order per repetition (so that
+ * neighbours' load falls on every way alike); one untimed warm-up round of every way first.
+ */
+export async function measureAgainstLimit(
+  project: BenchProject,
+  limit: ParallelWay,
+  ways: readonly ParallelWay[],
+  reps: number,
+): Promise<LimitFigures> {
+  const all = [limit, ...ways];
+  for (const way of all) await way.run();
+  const samples = all.map(() => [] as number[]);
+  for (let rep = 0; rep < reps; rep += 1) {
+    for (let k = 0; k < all.length; k += 1) {
+      const i = (rep + k) % all.length;
+      samples[i]?.push(await (all[i] as ParallelWay).run());
+    }
+  }
+  return {
+    project: project.kind,
+    hypotheses: limit.parallel,
+    limitMs: median(samples[0] ?? []),
+    limitSamples: samples[0] ?? [],
+    ways: ways.map((way, i) => ({
+      way: way.upper,
+      ms: median(samples[i + 1] ?? []),
+      samples: samples[i + 1] ?? [],
+    })),
+  };
 }

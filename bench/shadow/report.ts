@@ -1,7 +1,7 @@
 import { cliStartSection, type CliStartFigures } from './cli-start';
 import type { CopyUpFigures } from './copy-up';
 import type { OverheadFigures } from './overhead';
-import type { ParallelFigures } from './parallel';
+import type { LimitFigures, ParallelFigures } from './parallel';
 import type { HypothesisFigures } from './per-hypothesis';
 import type { ProjectStats } from './projects/project';
 import type { WorktreeFigures } from './worktree';
@@ -21,6 +21,7 @@ export interface BenchResults {
   readonly copyUp: CopyUpFigures | null;
   readonly worktree: readonly WorktreeFigures[];
   readonly parallel: readonly ParallelFigures[];
+  readonly limits: readonly LimitFigures[];
   readonly overhead: OverheadFigures;
   readonly cliStart: CliStartFigures;
   readonly totalSeconds: number;
@@ -30,6 +31,8 @@ export const targets = {
   perHypothesis: 1.15,
   worktreeSpeedup: 4,
   parallel: { cargo: 0.8, pytest: 0.6 },
+  // Issue 27: shadows within 5% of the same work in plain copies with no Shadowbox ("the limit").
+  limit: 1.05,
   // Issue 27: a hardened run (the sandbox boundary's every protection) within 20 ms of a bare one.
   overheadMs: 20,
 };
@@ -237,6 +240,36 @@ function parallelSection(r: BenchResults): string {
   ].join('\n');
 }
 
+/** Part 3b: every way against the limit row measured in the same rounds. */
+export function limitSection(
+  limits: readonly LimitFigures[],
+  loadByPart: Readonly<Record<string, number>>,
+): string {
+  const t = targets.limit;
+  const rows: string[][] = [];
+  for (const f of limits) {
+    rows.push([
+      f.project,
+      `the limit: ${f.hypotheses} plain cp -a copies, no sandbox`,
+      s(f.limitMs),
+      '1.00×',
+      '',
+    ]);
+    for (const w of f.ways) {
+      const ratio = w.ms / f.limitMs;
+      rows.push([f.project, w.way, s(w.ms), x(ratio), verdict(ratio <= t)]);
+    }
+  }
+  const loads = Object.entries(loadByPart)
+    .filter(([part]) => part.startsWith('part 3b'))
+    .map(([part, load]) => `${part.slice('part 3b '.length)} ${load.toFixed(1)}`)
+    .join(', ');
+  return [
+    `3b. The limit: the same hypotheses in plain copies at once vs in shadows (medians, interleaved; target ≤ ${t}×; load ${loads})`,
+    table(['project', 'way', 'wall', 'ratio', ''], rows),
+  ].join('\n');
+}
+
 function overheadSection(r: BenchResults): string {
   const o = r.overhead;
   const m = o.medians;
@@ -286,6 +319,8 @@ export function formatReport(r: BenchResults): string {
     worktreeSection(r),
     '',
     parallelSection(r),
+    '',
+    limitSection(r.limits, r.loadByPart),
     '',
     overheadSection(r),
     '',

@@ -5,21 +5,31 @@
  */
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
+import { execa } from 'execa';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { probeSandbox, type SandboxHost } from '../../server/engine/sandbox';
-import { createShadowRunner } from '../../server/engine/shadow';
+import { createShadowRunner, type ShadowRunner } from '../../server/engine/shadow';
 import { measureCliStart } from './cli-start';
 import { measureCopyUp, type CopyUpFigures, type CopyUpVariant } from './copy-up';
 import { rewarm, runEnv, runIn } from './measure';
 import { measureOverhead } from './overhead';
-import { cliWay, engineWay, measureParallel, variantWay, type ParallelFigures } from './parallel';
+import {
+  cliWay,
+  engineWay,
+  limitWay,
+  measureAgainstLimit,
+  measureParallel,
+  variantWay,
+  type LimitFigures,
+  type ParallelFigures,
+} from './parallel';
 import { measurePerHypothesis, type HypothesisFigures } from './per-hypothesis';
 import type { BenchProject } from './projects/project';
 import { createPytestProject } from './projects/pytest-project';
 import { createRustCrate } from './projects/rust-crate';
 import { createTsProject } from './projects/ts-project';
-import { formatReport, type BenchResults } from './report';
+import { formatReport, limitSection, type BenchResults } from './report';
 import { ensureGitRepo, measureWorktree, type WorktreeFigures } from './worktree';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -29,6 +39,10 @@ const workDir = path.join(repoRoot, 'bench', '.work');
 const typescriptDir = path.join(repoRoot, 'node_modules', 'typescript');
 const sandboxReadOnlyPaths = [typescriptDir, path.join(repoRoot, 'node_modules', '@types')];
 const quick = process.argv.includes('--quick');
+/** `--only limit`: set-up and the limit part alone (part 3b), a few minutes. */
+const onlyIndex = process.argv.indexOf('--only');
+const only = onlyIndex === -1 ? null : (process.argv[onlyIndex + 1] ?? null);
+if (only !== null && only !== 'limit') throw new Error(`--only takes "limit", not ${only}`);
 
 /** Repetitions per part; a full run stays under about ten minutes on two cores. */
 const plan = quick
@@ -38,6 +52,7 @@ const plan = quick
       copyUpHypotheses: 1,
       worktree: 1,
       parallel: { cargo: 1, pytest: 1, ts: 1 },
+      limit: { cargo: 1, pytest: 2 },
       overhead: 10,
       cliStart: 5,
     }
@@ -47,6 +62,7 @@ const plan = quick
       copyUpHypotheses: 2,
       worktree: 2,
       parallel: { cargo: 2, pytest: 2, ts: 1 },
+      limit: { cargo: 2, pytest: 3 },
       overhead: 30,
       cliStart: 20,
     };
@@ -89,6 +105,66 @@ async function setUp(): Promise<BenchProject[]> {
   return projects;
 }
 
+/**
+ * Part 3b, "the limit": for cargo and pytest, four distinct hypotheses in four plain copies at once
+ * (no Shadowbox) against the same four in parallel shadows through the engine and through the CLI,
+ * and one hypothesis in one plain copy against one shadow (engine, CLI).
+ */
+async function measureLimits(
+  projects: readonly BenchProject[],
+  runner: ShadowRunner,
+  env: Readonly<Record<string, string>>,
+  dataDir: string,
+): Promise<LimitFigures[]> {
+  const copiesDir = path.join(workDir, 'limit-copies');
+  // The CLI runs its build when current, else its sources through tsx (seconds more per start):
+  // it is built first, as `npm run build` would, so the CLI rows time what an agent runs.
+  await execa(process.execPath, [path.join(repoRoot, 'scripts', 'build-cli.mjs')]);
+  const figures: LimitFigures[] = [];
+  for (const project of projects) {
+    if (project.kind === 'ts') continue;
+    const distinct = project.passingHypotheses ?? project.hypotheses;
+    const [first] = distinct;
+    if (first === undefined) throw new Error(`${project.kind}: no hypotheses`);
+    const four = { ...project, hypotheses: distinct };
+    const one = { ...project, hypotheses: [first] };
+    const cli = { repoRoot, dataDir, specDir: workDir };
+    const reps = plan.limit[project.kind];
+    part(`part 3b ${project.kind}`, `the limit: plain copies vs shadows, ${reps} rep(s)`);
+    figures.push(
+      await measureAgainstLimit(
+        project,
+        limitWay(project, distinct, env, copiesDir),
+        [
+          { ...engineWay(four, runner, 'disk', 4), upper: 'engine, 4 shadows (disk)' },
+          { ...cliWay(four, 4, cli), upper: 'CLI shadow-run, 4 shadows (disk)' },
+        ],
+        reps,
+      ),
+      await measureAgainstLimit(
+        project,
+        limitWay(project, [first], env, copiesDir),
+        [
+          { ...engineWay(one, runner, 'disk', 1), upper: 'engine, 1 shadow (disk)' },
+          { ...cliWay(one, 1, cli), upper: 'CLI shadow-run, 1 shadow (disk)' },
+        ],
+        reps,
+      ),
+    );
+    log(
+      `  ${project.kind}: ${figures
+        .slice(-2)
+        .map(
+          (f) =>
+            `limit ${f.hypotheses}: ${f.limitMs.toFixed(0)} ms, ${f.ways.map((w) => `${w.way} ${w.ms.toFixed(0)} ms`).join(', ')}`,
+        )
+        .join('; ')}`,
+    );
+  }
+  await rm(copiesDir, { recursive: true, force: true });
+  return figures;
+}
+
 async function main(): Promise<void> {
   const startedAt = new Date().toISOString();
   const loadAtStart = os.loadavg();
@@ -110,6 +186,20 @@ async function main(): Promise<void> {
   });
   if (probe.mode !== 'overlay') throw new Error(`no overlay shadows here: ${probe.reason}`);
   const host: SandboxHost = probe;
+
+  if (only === 'limit') {
+    const limits = await measureLimits(projects, runners.disk, env, dataDir);
+    const jsonPath = path.join(workDir, 'results-shadow-limit.json');
+    await writeFile(
+      jsonPath,
+      `${JSON.stringify({ startedAt, quick, loadByPart, limits }, null, 2)}\n`,
+    );
+    process.stdout.write(
+      `${limitSection(limits, loadByPart)}\nTotal benchmark time: ${((performance.now() - started) / 1000).toFixed(0)} s\n` +
+        `Results written to ${path.relative(repoRoot, jsonPath)}\n`,
+    );
+    return;
+  }
 
   const perHypothesis: HypothesisFigures[] = [];
   for (const project of projects) {
@@ -151,6 +241,8 @@ async function main(): Promise<void> {
     }
   }
 
+  const limits = await measureLimits(projects, runners.disk, env, dataDir);
+
   const worktree: WorktreeFigures[] = [];
   const worktreeRoot = path.join(workDir, 'worktrees');
   for (const project of quick ? projects.slice(0, 1) : projects) {
@@ -184,6 +276,7 @@ async function main(): Promise<void> {
     copyUp,
     worktree,
     parallel,
+    limits,
     overhead,
     cliStart,
     totalSeconds: (performance.now() - started) / 1000,
