@@ -82,7 +82,13 @@ export const workspaceBins = ['node_modules/.bin', '.venv/bin'] as const;
 const inNodeModules = (dir: string): boolean => dir.split('/').includes('node_modules');
 
 /** Variables naming a toolchain's own directory tree. */
-const toolchainVariables = ['RUSTUP_HOME', 'CARGO_HOME', 'PYENV_ROOT', 'GOROOT', 'JAVA_HOME'];
+export const toolchainVariables = [
+  'RUSTUP_HOME',
+  'CARGO_HOME',
+  'PYENV_ROOT',
+  'GOROOT',
+  'JAVA_HOME',
+];
 
 const pathEntries = (value: string | undefined): string[] =>
   (value ?? '').split(':').filter((dir) => path.isAbsolute(dir));

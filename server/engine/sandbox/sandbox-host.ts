@@ -2,7 +2,13 @@ import { existsSync, statSync } from 'node:fs';
 import { copyFile, lchown, mkdir, readdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { RunCgroup, type CgroupSupport } from './cgroups';
-import { sandboxRootPaths } from './root-paths';
+import { RecentMemo } from './recent-memo';
+import {
+  sandboxRootPaths,
+  toolchainVariables,
+  type RootPaths,
+  type RootPathsOptions,
+} from './root-paths';
 import {
   rootOverlays,
   sandboxCommand,
@@ -102,7 +108,7 @@ export async function prepareSandbox(
   const { runDir, limits } = options;
   const extraFiles = options.files ?? [];
   const sockets = options.sockets ?? [];
-  const paths = sandboxRootPaths({
+  const paths = recentRootPaths({
     env: options.env,
     workspace: layout.root,
     hidden: host.hidden,
@@ -219,27 +225,61 @@ export async function prepareSandbox(
   };
 }
 
-/** Whether a host path is a file (not a directory), asked once per path per run. */
-function fileTest(): (hostPath: string) => boolean {
-  const known = new Map<string, boolean>();
-  return (hostPath) => {
-    let answer = known.get(hostPath);
-    if (answer === undefined) {
-      answer = statSync(hostPath, { throwIfNoEntry: false })?.isDirectory() === false;
-      known.set(hostPath, answer);
-    }
-    return answer;
-  };
+/**
+ * How long what a run reads of the host's layout (its toolchain trees, which host paths are
+ * files) is reused by the next runs: runs come in bursts of the same inputs, and a toolchain
+ * installed meanwhile is seen this much later at most.
+ */
+const hostLayoutTtlMs = 10_000;
+const rootPathsMemo = new RecentMemo<RootPaths>(hostLayoutTtlMs);
+const fileMemo = new RecentMemo<boolean>(hostLayoutTtlMs, 512);
+
+/** `sandboxRootPaths`, reused while its inputs stay the same (the run's HOME is not one of them). */
+function recentRootPaths(options: RootPathsOptions): RootPaths {
+  const key = JSON.stringify([
+    options.env.PATH ?? null,
+    toolchainVariables.map((name) => options.env[name] ?? null),
+    options.workspace ?? null,
+    options.hidden,
+    options.extra ?? [],
+  ]);
+  return rootPathsMemo.get(key, () => sandboxRootPaths(options));
 }
 
+/** Whether a host path is a file (not a directory). */
+function fileTest(): (hostPath: string) => boolean {
+  return (hostPath) =>
+    fileMemo.get(
+      hostPath,
+      () => statSync(hostPath, { throwIfNoEntry: false })?.isDirectory() === false,
+    );
+}
+
+/**
+ * The skeleton in rounds of calls made at once rather than one call after another (it is on
+ * every run's critical path): the links first (with their parents), so a directory made below a
+ * link (`/lib/…` on a merged-/usr system) goes where the link points, as the run will see it;
+ * then the directories, then the files.
+ */
 async function makeSkeleton(rootfs: string, entries: readonly SkeletonEntry[]): Promise<void> {
   await mkdir(rootfs);
-  for (const entry of entries) {
-    const at = path.join(rootfs, entry.path);
-    await mkdir(entry.kind === 'dir' ? at : path.dirname(at), { recursive: true });
-    if (entry.kind === 'file') await writeFile(at, '', { flag: 'wx' }).catch(ignoreExisting);
-    if (entry.kind === 'link') await symlink(entry.target, at).catch(ignoreExisting);
-  }
+  const at = (entry: SkeletonEntry): string => path.join(rootfs, entry.path);
+  const makeDirs = async (dirs: readonly string[]): Promise<void> => {
+    const wanted = [...new Set(dirs)].filter((dir) => dir !== rootfs);
+    // Only the deepest: a recursive mkdir makes the rest.
+    const deepest = wanted.filter((dir) => !wanted.some((other) => other.startsWith(`${dir}/`)));
+    await Promise.all(deepest.map((dir) => mkdir(dir, { recursive: true })));
+  };
+  const links = entries.flatMap((e) => (e.kind === 'link' ? [e] : []));
+  const files = entries.filter((e) => e.kind === 'file');
+  await makeDirs(links.map((e) => path.dirname(at(e))));
+  await Promise.all(links.map((e) => symlink(e.target, at(e)).catch(ignoreExisting)));
+  await makeDirs(
+    entries.flatMap((e) =>
+      e.kind === 'link' ? [] : [e.kind === 'dir' ? at(e) : path.dirname(at(e))],
+    ),
+  );
+  await Promise.all(files.map((e) => writeFile(at(e), '', { flag: 'wx' }).catch(ignoreExisting)));
 }
 
 const ignoreExisting = (error: NodeJS.ErrnoException): void => {
