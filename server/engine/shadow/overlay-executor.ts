@@ -220,9 +220,10 @@ export function createOverlayExecutor(options: OverlayExecutorOptions): Hypothes
         const cancelled = result.cancelled && (request.signal?.aborted ?? false);
         return { process: { ...result, cancelled }, reports, addedReports, problem, canaried };
       } finally {
-        // Whatever a run left behind in its group (nothing should outlive its namespace) dies here.
-        await cgroup?.destroy();
-        options.removal.remove(dir);
+        // Whatever a run left behind in its group (nothing should outlive its namespace) dies
+        // here, after the verdict: its counters were read by the watcher's last look, and the
+        // runner's settled() (the server's shutdown) waits for the group and the directory.
+        options.removal.remove(dir, cgroup?.destroy());
       }
     },
   };

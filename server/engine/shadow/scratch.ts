@@ -38,9 +38,21 @@ export class BackgroundRemoval {
     this.#detached = options.detached ?? false;
   }
 
-  remove(dir: string): void {
-    if (this.#detached) this.#handOff(dir);
-    else this.#removeHere(dir);
+  /**
+   * Deletes `dir` once `after` has settled (a run's control group destroyed, whatever still ran
+   * in it killed: nothing may still write to a directory being deleted); `settled()` waits for both.
+   */
+  remove(dir: string, after?: Promise<unknown>): void {
+    if (after === undefined) {
+      if (this.#detached) this.#handOff(dir);
+      else this.#removeHere(dir);
+      return;
+    }
+    const first: Promise<void> = after
+      .catch(() => undefined) // a group left behind is swept at the next start-up
+      .then(() => this.remove(dir))
+      .finally(() => this.#pending.delete(first));
+    this.#pending.add(first);
   }
 
   #removeHere(dir: string): void {
@@ -61,7 +73,8 @@ export class BackgroundRemoval {
   }
 
   async settled(): Promise<void> {
-    await Promise.all([...this.#pending]);
+    // A deletion that waited for its run's group starts only then: wait for it too.
+    while (this.#pending.size > 0) await Promise.all([...this.#pending]);
   }
 }
 
