@@ -25,37 +25,48 @@ export interface MiningCheckout {
 const minedBranch = 'refs/heads/mined';
 
 /**
- * A local repository copied into a new server-owned bare repository (the engine's, attributes
- * neutralised) over git's local transport: its objects are copied, never hard-linked, so nothing
- * the runs do reaches the user's repository, and its hooks and config are never used.
+ * Refuses a path that is not a git repository with a commit at HEAD, naming it; its absolute
+ * path otherwise. Reads it as a remote (`ls-remote`): its config, hooks and fsmonitor do nothing.
  */
-async function copyLocal(repo: string, gitDir: string): Promise<string> {
+export async function checkLocalRepo(repo: string): Promise<string> {
   const absolute = path.resolve(repo);
   const info = await stat(absolute).catch(() => null);
   if (info?.isDirectory() !== true) {
     throw new AppError('INVALID_ARGUMENT', `--repo '${repo}' is not a directory`);
   }
-  await initBare(gitDir);
-  try {
-    await mineGit(
-      gitDir,
-      [
-        'fetch',
-        '--quiet',
-        '--no-tags',
-        '--no-write-fetch-head',
-        '--',
-        absolute,
-        `+HEAD:${minedBranch}`,
-      ],
-      { localTransport: true },
-    );
-  } catch (error) {
-    throw new AppError(
-      'INVALID_ARGUMENT',
-      `--repo '${repo}' is not a git repository with a commit at HEAD (${(error as Error).message})`,
-    );
+  const head = await mineGitText(null, ['ls-remote', '--', absolute, 'HEAD'], {
+    localTransport: true,
+  }).catch(() => null);
+  if (head === null) {
+    throw new AppError('INVALID_ARGUMENT', `--repo '${repo}' is not a git repository`);
   }
+  if (head.trim() === '') {
+    throw new AppError('INVALID_ARGUMENT', `--repo '${repo}' has no commit at HEAD`);
+  }
+  return absolute;
+}
+
+/**
+ * A local repository copied into a new server-owned bare repository (the engine's, attributes
+ * neutralised) over git's local transport: its objects are copied, never hard-linked, so nothing
+ * the runs do reaches the user's repository, and its hooks and config are never used.
+ */
+async function copyLocal(repo: string, gitDir: string): Promise<string> {
+  const absolute = await checkLocalRepo(repo);
+  await initBare(gitDir);
+  await mineGit(
+    gitDir,
+    [
+      'fetch',
+      '--quiet',
+      '--no-tags',
+      '--no-write-fetch-head',
+      '--',
+      absolute,
+      `+HEAD:${minedBranch}`,
+    ],
+    { localTransport: true },
+  );
   await mineGit(gitDir, ['symbolic-ref', 'HEAD', minedBranch]);
   return (await mineGitText(gitDir, ['rev-parse', '--verify', `${minedBranch}^{commit}`])).trim();
 }
