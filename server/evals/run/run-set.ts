@@ -70,12 +70,14 @@ export async function runEvalSet(options: RunSetOptions): Promise<RunFile> {
 
   // Saves one at a time, in order: attempts end concurrently, the file is rewritten whole.
   let saving: Promise<void> = Promise.resolve();
+  let last: RunFile = record;
   const save = (): Promise<void> => {
     const snapshot = structuredClone({
       ...record,
       summary: summarize(record),
       updatedAt: now().toISOString(),
     });
+    last = snapshot;
     saving = saving.then(() => options.save(snapshot));
     return saving;
   };
@@ -152,7 +154,7 @@ export async function runEvalSet(options: RunSetOptions): Promise<RunFile> {
   await Promise.all(Array.from({ length: workers }, worker));
   await save();
   if (faults.length > 0) throw faults[0];
-  return { ...record, summary: summarize(record), updatedAt: now().toISOString() };
+  return last;
 }
 
 /** The record of a run that has not started: every instance listed, no attempt yet. */
