@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -34,5 +35,18 @@ describe('shadowbox eval build --repo', () => {
     expect(code).toBe(2);
     expect(io.err()).toContain(message.replace(/'(\w+)'/, `'${path.join(root, repo)}'`));
     expect((await readdir(root)).sort()).toEqual(['empty', 'plain']);
+  });
+
+  it('refuses a Git URL the intake policy refuses, leaving no log and no clone', async () => {
+    const io = memoryIo({ cwd: root });
+    const code = await evalBuildCommand(
+      ['--git', 'http://127.0.0.1/x.git', '--out', 'set.jsonl', '--data-dir', 'data'],
+      io,
+    );
+    expect(code).toBe(2);
+    expect(io.err()).toContain('--git refused: URL_SCHEME');
+    expect(existsSync(path.join(root, 'set.jsonl.log'))).toBe(false);
+    expect(await readdir(path.join(root, 'data', 'eval-builds'))).toEqual([]);
+    await rm(path.join(root, 'data'), { recursive: true, force: true });
   });
 });

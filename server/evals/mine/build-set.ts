@@ -109,9 +109,10 @@ async function testCommandFor(
 export async function buildSet(options: BuildSetOptions): Promise<BuildSetResult> {
   const { engine, progress } = options;
   const log = async (line: string): Promise<void> => appendFile(options.log, `${line}\n`);
-  await writeFile(options.log, '');
-  const checkout = await checkOut(engine, options.source);
   try {
+    // A refused source writes nothing: the log starts once the source is checked out.
+    const checkout = await checkOut(engine, options.source);
+    await writeFile(options.log, '');
     const where = options.source.kind === 'repo' ? options.source.path : options.source.url;
     await log(`eval build of ${where} at ${checkout.head}`);
     const commits = await listCommits(checkout.gitDir, options.since);
