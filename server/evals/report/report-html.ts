@@ -13,7 +13,7 @@ const css = `
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:2rem;color:#1f2328;background:#fff}
 h1{font-size:1.4rem}h2{font-size:1.1rem;margin-top:2rem}
 table{border-collapse:collapse;margin:.5rem 0}th,td{padding:.25rem .6rem;border-bottom:1px solid #d0d7de;text-align:right;vertical-align:top}
-th:first-child,td:first-child,td.why{text-align:left}td.why{color:#59636e;max-width:40rem}
+th:first-child,td:first-child,td.why,th.why{text-align:left}td{white-space:nowrap}td.why{white-space:normal}td.why{color:#59636e;max-width:40rem}
 tr.total td{font-weight:600;border-top:2px solid #1f2328}
 .yes{color:#1a7f37}.no{color:#cf222e}.ci{color:#59636e;font-size:.85em}
 svg text{font:12px system-ui,sans-serif;fill:#1f2328}
@@ -25,7 +25,7 @@ const palette = ['#0969da', '#cf222e', '#1a7f37', '#8250df', '#bf8700', '#1b7c83
 function chart(runs: readonly RunFile[]): string {
   const width = 560;
   const height = 320;
-  const pad = { left: 56, right: 160, top: 16, bottom: 44 };
+  const pad = { left: 76, right: 160, top: 16, bottom: 44 };
   const plotW = width - pad.left - pad.right;
   const plotH = height - pad.top - pad.bottom;
   const maxCost = Math.max(...runs.map((r) => r.summary.costUsd), 0) || 1;
@@ -97,7 +97,7 @@ function instanceTable(run: RunFile, label: string): string {
   rows.push(
     `<tr class="total"><td>Total</td><td>${s.resolved}/${s.attempts}</td><td>${percent(s['pass@k'])}</td><td>${s.tokens}</td><td>${escapeHtml(dollars(s.costUsd))}</td><td>${escapeHtml(seconds(s.durationMs ?? 0))}</td><td></td><td></td></tr>`,
   );
-  return `<h2>${escapeHtml(label)}</h2><table><thead><tr><th>instance</th><th>resolved</th><th>pass@${run.k}</th><th>tokens</th><th>cost</th><th>time</th><th>iterations</th><th>why not</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+  return `<h2>${escapeHtml(label)}</h2><table><thead><tr><th>instance</th><th>resolved</th><th>pass@${run.k}</th><th>tokens</th><th>cost</th><th>time</th><th>iterations</th><th class="why">why not</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
 
 function comparison(first: RunFile, second: RunFile, labels: readonly string[]): string {
