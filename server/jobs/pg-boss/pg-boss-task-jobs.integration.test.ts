@@ -246,4 +246,37 @@ describe.skipIf(skip)('pg-boss task jobs on PostgreSQL', () => {
     );
     expect(left).toEqual([]);
   });
+  // The polls below are a minute long: each step must start (or stop) long before either.
+  it("a job sent from a web process runs at once, not at its worker's next poll", async () => {
+    const log = new StepLog();
+    const done = () => Promise.resolve<StepOutcome>({ kind: 'done' });
+    await start({ workerId: 'worker-a', pollMs: 60_000, handler: log.handler('worker-a', done) });
+    const web = await start(null);
+    // The worker's fetch loops found nothing and sleep for their poll.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const taskId = await newTask(db);
+    await web.schedule(taskId);
+    await vi.waitFor(() => expect(log.of(taskId)).toHaveLength(1), { timeout: 15_000 });
+  });
+
+  it("a cancel from a web process aborts the running step at once, not at the watch's next look", async () => {
+    const running = deferred();
+    let reason: unknown;
+    const step = async (_taskId: string, signal: AbortSignal): Promise<StepOutcome> => {
+      running.resolve();
+      await abortedWith(signal).catch((error: unknown) => (reason = error));
+      return { kind: 'done' };
+    };
+    await start({
+      workerId: 'worker-a',
+      watchMs: 60_000,
+      handler: { step, onGiveUp: () => Promise.resolve() },
+    });
+    const web = await start(null);
+    const taskId = await newTask(db);
+    await web.schedule(taskId);
+    await running.promise;
+    await web.interrupt(taskId);
+    await vi.waitFor(() => expect(reason).toBeInstanceOf(Error), { timeout: 15_000 });
+  });
 });

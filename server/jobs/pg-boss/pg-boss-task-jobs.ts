@@ -10,9 +10,17 @@ import { StepExecutor } from '../step-executor';
 import type { TaskJobs } from '../task-jobs';
 import { newWorkerId } from '../workers/worker-id';
 import { JobWatch } from './job-watch';
+import { listenForJobWakes, sendJobWake, type JobWakeKind, type JobWakeListener } from './job-wake';
 import { StepBoss, stepQueuePolicy } from './step-boss';
 import { leaseOf, PgBossLeases, type StepLease } from './pg-boss-leases';
-import { priorities, singletonKey, stepQueue, type FollowUp, type StepJobData } from './step-jobs';
+import {
+  priorities,
+  singletonKey,
+  stepQueue,
+  workerOfQueue,
+  type FollowUp,
+  type StepJobData,
+} from './step-jobs';
 import { TaskHandover } from './task-handover';
 
 export interface PgBossTaskJobsOptions {
@@ -35,7 +43,10 @@ export interface PgBossWorkerOptions {
   readonly heartbeatMs?: number;
   /** How often idle fetch loops look for jobs sent from other processes (default 1 s, ≥ 0.5 s). */
   readonly pollMs?: number;
-  /** How often running jobs' states are read, for cancels from elsewhere (default 250 ms). */
+  /**
+   * How often running jobs' states are read (default 1 s): a cancel from another Shadowbox process
+   * arrives as a notice at once; this look catches expiries, takeovers and missed notices.
+   */
   readonly watchMs?: number;
   /** How long stopped workers' queues are swept before they are deleted (default 1 day). */
   readonly retainStoppedMs?: number;
@@ -48,21 +59,26 @@ export interface PgBossWorkerOptions {
  * takes steps from its own queue; a task's jobs go to the queue of the worker holding its
  * worktree (`placeTask`), and run by the step contract (`StepExecutor` over `PgBossLeases`);
  * retries, backoff and the lease on a running job are pg-boss's; workers that stop beating have their tasks moved
- * (`WorkerMonitor`, `TaskHandover`). A cancel cancels the task's active job, wherever it runs; the
- * worker running it sees that within `watchMs` and aborts the step.
+ * (`WorkerMonitor`, `TaskHandover`). A cancel cancels the task's active job, wherever it runs, and
+ * tells the worker running it (a NOTIFY, `job-wake.ts`), which aborts the step; its job watch
+ * catches what no notice announces within `watchMs`. Jobs sent to another process's worker are
+ * announced the same way, so its fetch loops take them at once rather than at their next poll.
  */
 export class PgBossTaskJobs implements TaskJobs {
   readonly workerId: string | null;
   private readonly db: Db;
+  private readonly url: string;
   private readonly boss: StepBoss;
   private readonly registry: WorkerRegistry;
   private readonly expiryMs: number;
   private readonly logger: JobsLogger;
   private readonly worker: RunningWorker | null;
   private started = false;
+  private wakes: JobWakeListener | null = null;
 
   constructor(options: PgBossTaskJobsOptions) {
     this.db = options.db;
+    this.url = options.url;
     this.logger = options.logger ?? console;
     this.expiryMs = positiveInteger(options.expiryMs ?? 15_000, 'expiryMs');
     const capacity =
@@ -101,6 +117,13 @@ export class PgBossTaskJobs implements TaskJobs {
       );
       worker.loops.push(id);
     }
+    // Jobs other processes send here are fetched when their notice arrives, not at the next poll.
+    this.wakes = await listenForJobWakes({
+      url: this.url,
+      workerId: worker.id,
+      wake: (kind) => (kind === 'job' ? this.notifyLoops() : void worker.watch.check()),
+      logger: this.logger,
+    });
   }
 
   /**
@@ -111,6 +134,8 @@ export class PgBossTaskJobs implements TaskJobs {
     if (!this.started) return;
     const worker = this.worker;
     if (worker !== null) {
+      await this.wakes?.close();
+      this.wakes = null;
       await worker.monitor.stop();
       await this.boss.boss.offWork(stepQueue(worker.id));
       const handBack = await worker.executor.drain();
@@ -136,7 +161,13 @@ export class PgBossTaskJobs implements TaskJobs {
   /** Cancels the task's running job wherever it runs (and aborts it at once if it runs here). */
   async interrupt(taskId: string): Promise<void> {
     this.worker?.executor.abort(taskId, new Error(`task ${taskId} was cancelled`));
-    await this.boss.cancel(await this.boss.activeJobsOfTask(taskId));
+    const jobs = await this.boss.activeJobsOfTask(taskId);
+    await this.boss.cancel(jobs);
+    // The worker running the job aborts its step when it hears this, not at its watch's next look.
+    const holders = new Set(jobs.map((job) => workerOfQueue(job.queue)));
+    for (const holder of holders) {
+      if (holder !== null && holder !== this.worker?.id) await this.wakeWorker('cancel', holder);
+    }
   }
 
   private async dispatch(
@@ -163,6 +194,27 @@ export class PgBossTaskJobs implements TaskJobs {
       ...(followUp.lane === 'timer' ? { startAfter: followUp.at } : {}),
     });
     if (workerId === this.worker?.id) this.notifyLoops();
+    // A timer due later is found by its worker's poll then; anything due now is announced.
+    else if (followUp.lane === 'now' || followUp.at <= new Date()) {
+      await this.wakeWorker('job', workerId);
+    }
+  }
+
+  /** Tells another process's worker that its jobs changed; its poll and watch are the fallback. */
+  private async wakeWorker(kind: JobWakeKind, workerId: string): Promise<void> {
+    try {
+      await sendJobWake(
+        (text, values) => this.boss.boss.getDb().executeSql(text, values),
+        kind,
+        workerId,
+      );
+    } catch (error) {
+      this.logger.error('[pg-boss] waking a worker failed; its poll or watch finds the change', {
+        kind,
+        workerId,
+        error,
+      });
+    }
   }
 
   /**
@@ -207,7 +259,7 @@ export class PgBossTaskJobs implements TaskJobs {
     const id = options.workerId ?? newWorkerId();
     const watch = new JobWatch(
       (ids) => this.boss.activeJobs(ids),
-      positiveInteger(options.watchMs ?? 250, 'watchMs'),
+      positiveInteger(options.watchMs ?? 1000, 'watchMs'),
       this.logger,
     );
     const leases = new PgBossLeases({
