@@ -7,12 +7,18 @@
  *     distributed path against the in-process one;
  *  2. event latency from a writer in another process (a worker's task store: the append's NOTIFY)
  *     to an SSE viewer on a web process (its LISTEN, then the rows read), p50/p95.
- * Run with `npm run bench:scale [-- --tasks 20 --events 300]`; scratch goes to bench/.work/scale/.
+ *  3. (`--part cpuset`, or all) two machines simulated with CPU affinity: one worker pinned to CPU 0
+ *     against two workers pinned to CPU 0 and CPU 1 (`taskset -a -p`, inherited by every run the
+ *     worker starts; the web process unpinned), N tasks each; the throughput ratio (target ≥ 1.8×)
+ *     and where the time goes, per phase, from the tasks' own events (server clock).
+ * Run with `npm run bench:scale [-- --tasks 20 --events 300 --part tasks|events|cpuset|all]`;
+ * scratch goes to bench/.work/scale/.
  */
 import { mkdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { execa } from 'execa';
 import { createApiToken } from '../../server/auth/api-tokens';
 import { createDb, type Db } from '../../server/db/client';
 import { createRuntime } from '../../server/runtime';
@@ -44,7 +50,7 @@ const { values } = parseArgs({
   options: {
     tasks: { type: 'string', default: '20' },
     events: { type: 'string', default: '300' },
-    /** tasks | events | all */
+    /** tasks | events | cpuset | all */
     part: { type: 'string', default: 'all' },
   },
 });
@@ -79,6 +85,13 @@ async function tokenFor(db: Db): Promise<string> {
 
 /** Wall time from the first create to the last task under review, each fixed in one iteration. */
 async function runBatch(client: ApiClient, archive: PackedProject): Promise<number> {
+  return (await runBatchOf(client, archive)).ms;
+}
+
+async function runBatchOf(
+  client: ApiClient,
+  archive: PackedProject,
+): Promise<{ ms: number; ids: string[] }> {
   const started = performance.now();
   const ids = await Promise.all(
     Array.from({ length: taskCount }, () =>
@@ -97,7 +110,7 @@ async function runBatch(client: ApiClient, archive: PackedProject): Promise<numb
       await waitForTask(client, id, hasStatus('awaiting_review'), 900_000, { intervalMs: 100 });
     }),
   );
-  return performance.now() - started;
+  return { ms: performance.now() - started, ids };
 }
 
 async function inProcess(archive: PackedProject): Promise<number> {
@@ -195,8 +208,9 @@ await mkdir(work, { recursive: true });
 const archive = await packProject(project);
 try {
   console.log(`1-minute load average at the start: ${os.loadavg()[0]?.toFixed(2) ?? '?'}`);
-  if (values.part !== 'events') await taskFigures(archive);
-  if (values.part !== 'tasks') await eventFigures();
+  if (values.part === 'all' || values.part === 'tasks') await taskFigures(archive);
+  if (values.part === 'all' || values.part === 'events') await eventFigures();
+  if (values.part === 'all' || values.part === 'cpuset') await cpusetFigures(archive);
 } finally {
   await archive.cleanup();
 }
@@ -228,5 +242,102 @@ async function eventFigures(): Promise<void> {
     `event latency worker → viewer on a web process (${latencies.length}/${eventCount} events): ` +
       `p50 ${percentile(latencies, 50).toFixed(1)} ms, p95 ${percentile(latencies, 95).toFixed(1)} ms, ` +
       `max ${Math.max(...latencies).toFixed(1)} ms; target p95 < 100 ms: ${percentile(latencies, 95) < 100 ? 'PASS' : 'MISS'}`,
+  );
+}
+
+/** Where a batch's time went: per event type, the summed gaps since each task's previous event. */
+interface Pinned {
+  readonly ms: number;
+  readonly load: string;
+  /** Event type → summed ms since the task's previous event, over all tasks. */
+  readonly phases: ReadonlyMap<string, number>;
+  /** Summed durations of the sandboxed runs (baseline and hypothesis), ms. */
+  readonly runMs: number;
+}
+
+/** Pins a process and all its threads to `cpu`; children it starts later inherit it. */
+async function pin(pid: number | undefined, cpu: number): Promise<void> {
+  if (pid === undefined) throw new Error('no pid to pin');
+  await execa('taskset', ['-a', '-p', '-c', String(cpu), String(pid)]);
+}
+
+async function pinnedBatch(archive: PackedProject, cpus: readonly number[]): Promise<Pinned> {
+  const database = await openMigratedDatabase(createPostgresDatabase);
+  const { config } = database.scratch;
+  if (config.provider !== 'postgresql') throw new Error('expected PostgreSQL');
+  const token = await tokenFor(database.db);
+  const cluster = await startCluster({
+    databaseUrl: config.url,
+    root: path.join(work, `pinned-${cpus.join('-')}`),
+    workers: cpus.length,
+    env: settings,
+  });
+  try {
+    for (const [i, worker] of cluster.workers.entries()) await pin(worker.child.pid, cpus[i] ?? 0);
+    const load = os.loadavg()[0]?.toFixed(2) ?? '?';
+    const { ms, ids } = await runBatchOf(api(cluster.url, token), archive);
+    const events = await database.db.event.findMany({
+      where: { taskId: { in: ids } },
+      select: { taskId: true, type: true, createdAt: true, seq: true },
+      orderBy: [{ taskId: 'asc' }, { seq: 'asc' }],
+    });
+    const phases = new Map<string, number>();
+    for (const [i, event] of events.entries()) {
+      const previous = events[i - 1];
+      if (previous?.taskId !== event.taskId) continue;
+      const gap = event.createdAt.getTime() - previous.createdAt.getTime();
+      phases.set(event.type, (phases.get(event.type) ?? 0) + gap);
+    }
+    const runs = await database.db.run.findMany({
+      where: { taskId: { in: ids } },
+      select: { durationMs: true },
+    });
+    const runMs = runs.reduce((sum, run) => sum + run.durationMs, 0);
+    return { ms, load, phases, runMs };
+  } finally {
+    await cluster.close();
+    await database.close();
+  }
+}
+
+async function cpusetFigures(archive: PackedProject): Promise<void> {
+  if (os.availableParallelism() < 2) throw new Error('the cpuset simulation needs two CPUs');
+  const started = performance.now();
+  console.log(
+    `\ncpuset simulation: ${taskCount} pytest-calc tasks, one worker on CPU 0 vs two on CPUs 0 and 1 (web unpinned)`,
+  );
+  const one = await pinnedBatch(archive, [0]);
+  const two = await pinnedBatch(archive, [0, 1]);
+  const ratio = one.ms / two.ms;
+  console.log('| workers | wall time | tasks/min | sandboxed runs (sum) | load at start |');
+  console.log('| --- | ---: | ---: | ---: | ---: |');
+  for (const [name, f] of [
+    ['one, CPU 0', one],
+    ['two, CPUs 0 and 1', two],
+  ] as const) {
+    console.log(
+      `| ${name} | ${(f.ms / 1000).toFixed(1)} s | ${((taskCount * 60_000) / f.ms).toFixed(1)} | ${(f.runMs / 1000).toFixed(1)} s | ${f.load} |`,
+    );
+  }
+  console.log(
+    `throughput two / one: ${ratio.toFixed(2)}× (target ≥ 1.8×: ${ratio >= 1.8 ? 'PASS' : 'MISS'})`,
+  );
+  console.log(
+    "where the time goes: per event, the summed time since the task's previous event over all tasks",
+  );
+  console.log('| event (time before it) | one worker | two workers | two / one |');
+  console.log('| --- | ---: | ---: | ---: |');
+  const types = [...new Set([...one.phases.keys(), ...two.phases.keys()])].sort(
+    (a, b) => (two.phases.get(b) ?? 0) - (two.phases.get(a) ?? 0),
+  );
+  for (const type of types) {
+    const a = one.phases.get(type) ?? 0;
+    const b = two.phases.get(type) ?? 0;
+    console.log(
+      `| ${type} | ${(a / 1000).toFixed(1)} s | ${(b / 1000).toFixed(1)} s | ${a === 0 ? '' : (b / a).toFixed(2)} |`,
+    );
+  }
+  console.log(
+    `cpuset part: ${((performance.now() - started) / 1000).toFixed(0)} s; load now ${os.loadavg()[0]?.toFixed(2) ?? '?'}`,
   );
 }
