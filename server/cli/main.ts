@@ -36,6 +36,10 @@ const commands: Record<string, { summary: string; load: () => Promise<CliCommand
     summary: "make teams and set their members, who share the team's tasks",
     load: async () => (await import('./commands/team')).teamCommand,
   },
+  eval: {
+    summary: "mine eval sets from a repository's history, run them with a fixer and report",
+    load: async () => (await import('./commands/eval')).evalCommand,
+  },
   remote: {
     summary: 'add, list or remove the repositories approved changes are pushed to',
     load: async () => (await import('./commands/remote')).remoteCommand,
