@@ -53,7 +53,18 @@ export class StepBoss {
   /** Creates the worker's step queue (idempotent). */
   async createQueue(workerId: string, retryDelaySecs: number = stepQueuePolicy.retryDelay) {
     const name = stepQueue(workerId);
-    await this.boss.createQueue(name, { name, ...stepQueuePolicy, retryDelay: retryDelaySecs });
+    // Two workers starting at once can deadlock in pg-boss's create_queue (each ALTERs a new
+    // partition to reference the queue table); PostgreSQL aborts one, which may simply try again.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.boss.createQueue(name, { name, ...stepQueuePolicy, retryDelay: retryDelaySecs });
+        return;
+      } catch (error) {
+        const deadlock = (error as { code?: unknown }).code === '40P01';
+        if (!deadlock || attempt >= 5) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
+      }
+    }
   }
 
   /** Which of these job ids are `active` (fetched, not yet completed, failed or cancelled). */
