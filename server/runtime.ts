@@ -1,7 +1,7 @@
 import { chmod, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { browserOrigins } from './auth/browser-origins';
-import { createAccounts, loadAuthSecret, type Accounts } from './auth';
+import { createAccounts, loadAuthSecret, loadPerson, type Accounts } from './auth';
 import { credentialForSource } from './remotes/remotes';
 import { loadSecretBox } from './remotes/secret-box';
 import { createDb, type Db } from './db/client';
@@ -48,6 +48,8 @@ import { PrismaTaskStore } from './tasks/prisma-task-store';
 import { TaskService } from './tasks/task-service';
 import { ReviewService, type ReviewServiceApi } from './reviews';
 import { BatchService, type BatchServiceApi } from './batches';
+import { EvalRunService } from './evals/server-runs/eval-run-service';
+import { runtimeAttempts } from './evals/run/runtime-attempts';
 
 /** What the transports (REST routes, tRPC, MCP) get from the server process. */
 export interface Runtime {
@@ -56,6 +58,8 @@ export interface Runtime {
   readonly reviews: ReviewServiceApi;
   /** Integration batches: approved tasks of one repository tested and landed together. */
   readonly batches: BatchServiceApi;
+  /** Eval runs started from the page (/coding/evals), on this runtime's tasks. */
+  readonly evals: EvalRunService;
   /** Resolves a `Authorization: Bearer …` header to a token actor; UNAUTHENTICATED otherwise. */
   authenticate(authorization: string | null): Promise<Actor>;
   /** Sign-in (better-auth), sessions, the set-up link, people's tokens, the audit log. */
@@ -286,6 +290,18 @@ export async function createRuntime(
   });
   // One process holds every batch test with SQLite: one still marked running was cut short.
   if (env.database.provider === 'sqlite') await batches.recover();
+  // Eval attempts are tasks like any other; a run started here resumes in getRuntime().
+  const evals = new EvalRunService({
+    dataDir: env.dataDir,
+    model: llmConfig?.model ?? null,
+    attempts: (o) =>
+      runtimeAttempts({ ...o, runtime: { tasks, db, uploadDir }, gitPolicy, cwd: '/' }),
+    loadOwner: async (ownerId) => {
+      const person = await loadPerson(db, ownerId);
+      return person === null ? null : { kind: 'user', person };
+    },
+    log: (line) => console.warn(line),
+  });
   const accounts = await createAccountsOf(env, db);
   if (role !== 'worker') await accounts.announceSetupLink((line) => console.info(line));
   await jobs.start();
@@ -294,6 +310,7 @@ export async function createRuntime(
     tasks,
     reviews,
     batches,
+    evals,
     authenticate: (authorization) => accounts.authenticate(authorization),
     accounts,
     uploadDir,
@@ -315,6 +332,7 @@ export async function createRuntime(
     role,
     workerId: jobs.workerId,
     async close() {
+      await evals.close();
       await batches.close();
       await jobs.stop();
       await shadows.settled();
@@ -351,9 +369,20 @@ type Slot = { [slot]?: Promise<ServerRuntime> | undefined };
 /** The process's runtime, created (migrations, sweep, job runner) on first use. */
 export function getRuntime(): Promise<ServerRuntime> {
   const holder = globalThis as Slot;
-  holder[slot] ??= createRuntime(loadEnv()).catch((error: unknown) => {
-    holder[slot] = undefined;
-    throw error;
-  });
+  holder[slot] ??= createRuntime(loadEnv()).then(
+    (runtime) => {
+      // The server's eval runs go on here, not in every process that opens a runtime (the CLI).
+      if (runtime.role !== 'worker') {
+        runtime.evals.resumeUnfinished().catch((error: unknown) => {
+          console.error('shadowbox: eval runs could not be resumed:', error);
+        });
+      }
+      return runtime;
+    },
+    (error: unknown) => {
+      holder[slot] = undefined;
+      throw error;
+    },
+  );
   return holder[slot];
 }

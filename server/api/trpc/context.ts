@@ -1,6 +1,7 @@
 import type { Runtime, SandboxStatus } from '../../runtime';
 import type { Accounts } from '../../auth';
 import type { BatchServiceApi } from '../../batches/batch-api';
+import type { EvalRunService } from '../../evals/server-runs/eval-run-service';
 import type { ReviewServiceApi } from '../../reviews';
 import type { Actor, TaskServiceApi } from '../../tasks/task-api';
 import { requestOrigin, type RequestOrigin } from './request-guard';
@@ -12,6 +13,8 @@ export interface Context {
   readonly reviews: ReviewServiceApi | null;
   /** Integration batches; null where the runtime has none (unit tests of other procedures). */
   readonly batches: BatchServiceApi | null;
+  /** Eval runs on the server; null where the runtime has none (unit tests of other procedures). */
+  readonly evals: EvalRunService | null;
   /** The signed-in person (session cookie); null when nobody is (signedInProcedure refuses). */
   readonly actor: Actor | null;
   readonly origin: RequestOrigin;
@@ -24,7 +27,7 @@ export interface Context {
 }
 
 export type ContextRuntime = Pick<Runtime, 'tasks'> &
-  Partial<Pick<Runtime, 'reviews' | 'batches' | 'sandbox' | 'accounts' | 'listWorkers'>>;
+  Partial<Pick<Runtime, 'reviews' | 'batches' | 'evals' | 'sandbox' | 'accounts' | 'listWorkers'>>;
 
 /** The context without a request: for tests and server-side callers (pages rendering a task). */
 export function createContextInner(options: {
@@ -36,6 +39,7 @@ export function createContextInner(options: {
     tasks: options.runtime.tasks,
     reviews: options.runtime.reviews ?? null,
     batches: options.runtime.batches ?? null,
+    evals: options.runtime.evals ?? null,
     actor: options.actor,
     origin: options.origin ?? 'ui',
     sandbox: options.runtime.sandbox ?? null,

@@ -31,6 +31,8 @@ export interface RuntimeAttemptOptions {
   /** An attempt still going after this long is cancelled (and not resolved). */
   readonly attemptTimeoutMs: number;
   readonly pollMs?: number;
+  /** Stops waiting for tasks (a server stopping): the wait throws, the tasks stay recorded. */
+  readonly signal?: AbortSignal | undefined;
 }
 
 /** Where a task stops for good, or waits for a reviewer: the attempt is over. */
@@ -132,6 +134,7 @@ async function awaitEnd(
   const deadline = Date.parse(view.createdAt) + options.attemptTimeoutMs;
   let timedOut = false;
   while (!over.has(view.status)) {
+    options.signal?.throwIfAborted();
     if (!timedOut && Date.now() > deadline) {
       timedOut = true;
       view = await runtime.tasks.cancel(taskId, actor);
