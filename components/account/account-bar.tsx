@@ -15,6 +15,7 @@ export function AccountBar({
         Signed in as <strong>{username}</strong> ({role})
       </p>
       <Link href="/coding/batches">Batches</Link>
+      {role === 'reviewer' || role === 'admin' ? <Link href="/coding/evals">Evals</Link> : null}
       <Link href="/coding/tokens">Tokens</Link>
       {role === 'admin' ? <Link href="/coding/audit">Audit</Link> : null}
       <SignOutButton />
