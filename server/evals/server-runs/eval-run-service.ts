@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { personOf, type Actor } from '../../auth';
 import { AppError } from '../../errors/app-error';
-import { parseEvalSet, type EvalInstance } from '../eval-instance';
+import type { EvalInstance } from '../eval-instance';
 import { writeRunFile, type RunFile } from '../run/run-file';
 import { newRunFile, runEvalSet, type EvalAttemptPort } from '../run/run-set';
 import { requireEvalRole } from './eval-permissions';
@@ -11,7 +11,6 @@ import {
   evalRunIdSchema,
   listRunIds,
   readStoredRun,
-  readStoredSet,
   writeMeta,
   type EvalRunMeta,
 } from './eval-run-files';
@@ -24,6 +23,7 @@ import {
   type EvalRunProgress,
 } from './eval-run-view';
 import { prepareEvalRun, type StartEvalRunInput } from './prepare-eval-run';
+import { resumableRun } from './resumable-run';
 
 // Eval runs on the server's own runtime: started from the page, run in the background, recorded
 // under the data directory after every attempt, resumed when the server starts again (a recorded
@@ -127,24 +127,13 @@ export class EvalRunService {
       if (this.#active.has(runId) || this.#stop.signal.aborted) continue;
       const stored = await readStoredRun(this.#deps.dataDir, runId);
       if (stored === null || isComplete(stored.run)) continue;
-      const { run, meta } = stored;
-      const files = evalRunFiles(this.#deps.dataDir, runId);
-      const refuse = (error: string) => writeMeta(files, { ...meta, error });
-      if (run.model !== this.#deps.model) {
-        await refuse(
-          `not resumed: the run is of model ${run.model}, the server's is ${this.#deps.model ?? 'none'}`,
-        );
+      const resumable = await resumableRun(stored, this.#deps);
+      if (!resumable.ok) {
+        const files = evalRunFiles(this.#deps.dataDir, runId);
+        await writeMeta(files, { ...stored.meta, error: resumable.why });
         continue;
       }
-      const owner = await this.#deps.loadOwner(meta.ownerId);
-      if (owner === null) {
-        await refuse(
-          `not resumed: ${meta.owner}, whose tasks the attempts are, is gone or disabled`,
-        );
-        continue;
-      }
-      const instances = parseEvalSet(await readStoredSet(this.#deps.dataDir, runId), run.set);
-      this.#launch(instances, run, meta, owner);
+      this.#launch(resumable.instances, stored.run, stored.meta, resumable.owner);
       resumed.push(runId);
     }
     return resumed;
