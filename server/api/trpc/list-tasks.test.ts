@@ -33,8 +33,8 @@ describe('tasks.list', () => {
       .tasks.list({ sort: 'updated', cursor: 'abc', direction: 'forward' })
       .catch(() => null);
     expect(tasks.listCalls).toEqual([
-      { q: 'parser', sort: 'created', limit: 100 },
-      { sort: 'updated', limit: 100, cursor: 'abc' },
+      { q: 'parser', sort: 'created', limit: 100, scope: 'tasks' },
+      { sort: 'updated', limit: 100, cursor: 'abc', scope: 'tasks' },
     ]);
   });
 
