@@ -3,6 +3,7 @@ import { chmod, lstat, mkdir, readFile, rename, rm, unlink, writeFile } from 'no
 import path from 'node:path';
 import { AppError } from '../../errors/app-error';
 import type { PreparedChange, PreparedHypothesis } from './hypothesis';
+import { writtenInLaterSecond } from './later-second';
 
 async function stillAsPrepared(workspace: string, change: PreparedChange): Promise<boolean> {
   const file = path.join(workspace, change.path);
@@ -48,6 +49,7 @@ export async function applyHypothesis(
         const mode = change.before.exists ? change.before.mode : 0o644;
         await writeFile(temp, change.after, { flag: 'wx', mode });
         await chmod(temp, mode);
+        await writtenInLaterSecond(temp, change.before.exists ? await lstat(target) : null);
       }
       staged.push({ target, temp, backup: change.before.exists ? sideName(target, 'old') : null });
     }

@@ -13,6 +13,7 @@ import {
 import path from 'node:path';
 import { z } from 'zod';
 import type { PreparedChange } from './hypothesis';
+import { writtenInLaterSecond } from './later-second';
 
 /**
  * What an in-place run must put back, written to its run directory before the workspace is touched.
@@ -134,6 +135,7 @@ export async function replaceFile(file: string, content: Buffer, mode: number): 
   );
   await writeFile(temp, content, { flag: 'wx', mode });
   await chmod(temp, mode);
+  await writtenInLaterSecond(temp, await lstat(file).catch(() => null));
   await rename(temp, file);
 }
 

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { AppError } from '../../errors/app-error';
 import type { PreparedChange } from './hypothesis';
 import { changeProblem, changeRefusal, workspaceEntries } from './hypothesis-paths';
+import { writtenInLaterSecond } from './later-second';
 
 /**
  * The workspace may have changed since the hypothesis was prepared: a directory in the upper layer
@@ -61,5 +62,9 @@ export async function stageIntoUpper(
     const file = path.join(upper, change.path);
     await writeFile(file, change.after, { flag: 'wx', mode });
     await chmod(file, mode); // writeFile's mode is filtered by the umask
+    const replaced = change.before.exists
+      ? await lstat(path.join(workspace, change.path)).catch(() => null)
+      : null;
+    await writtenInLaterSecond(file, replaced);
   }
 }
