@@ -1,6 +1,6 @@
-import pg from 'pg';
 import type { Db } from '../db/client';
 import { eventsSince } from '../db/event-store';
+import { listenOn } from '../db/pg-listen';
 import { eventChannel, parseEventNotice } from './cross-process-event-notifier';
 import type { TaskEventBus } from './task-event-bus';
 
@@ -19,8 +19,6 @@ export interface EventListener {
   close(): Promise<void>;
 }
 
-const maxBackoffMs = 5_000;
-
 /**
  * Hears, on one dedicated connection, the NOTIFY each committed append sends, reads those events
  * from the database and publishes them on this process's bus: so a viewer on a web process sees
@@ -34,12 +32,7 @@ export async function listenForEvents(options: EventListenerOptions): Promise<Ev
   const onError = options.onError ?? ((error) => console.warn('shadowbox: event listener:', error));
   const pending = new Map<string, { from: number; to: number }>();
   const draining = new Set<string>();
-  const state = {
-    closed: false,
-    client: null as pg.Client | null,
-    backoffMs: 100,
-    timer: undefined as NodeJS.Timeout | undefined,
-  };
+  const state = { closed: false };
 
   const drain = async (taskId: string): Promise<void> => {
     draining.add(taskId);
@@ -60,8 +53,8 @@ export async function listenForEvents(options: EventListenerOptions): Promise<Ev
     }
   };
 
-  const hear = (message: pg.Notification): void => {
-    const notice = parseEventNotice(message.payload);
+  const hear = (payload: string): void => {
+    const notice = parseEventNotice(payload);
     if (notice === null || notice.origin === origin || state.closed) return;
     const range = pending.get(notice.taskId);
     pending.set(
@@ -73,53 +66,18 @@ export async function listenForEvents(options: EventListenerOptions): Promise<Ev
     if (!draining.has(notice.taskId)) void drain(notice.taskId);
   };
 
-  const connect = async (): Promise<void> => {
-    const client = new pg.Client({ connectionString: options.url, keepAlive: true });
-    client.on('notification', hear);
-    const lost = (error?: unknown): void => {
-      if (state.client !== client) return;
-      state.client = null;
-      if (error !== undefined) onError(error);
-      client.removeAllListeners('notification');
-      void client.end().catch(() => undefined);
-      reconnectLater();
-    };
-    client.on('error', lost);
-    client.on('end', () => lost());
-    state.client = client;
-    try {
-      await client.connect();
-      await client.query(`LISTEN ${eventChannel}`);
-      state.backoffMs = 100;
-    } catch (error) {
-      lost(error);
-      throw error;
-    }
-  };
-
-  const reconnectLater = (): void => {
-    if (state.closed || state.timer !== undefined) return;
-    state.timer = setTimeout(() => {
-      state.timer = undefined;
-      state.backoffMs = Math.min(maxBackoffMs, state.backoffMs * 2);
-      connect().catch(() => undefined);
-    }, state.backoffMs);
-    state.timer.unref();
-  };
-
   // The first connection must work: a process that cannot listen would serve stale viewers.
-  await connect().catch((error: unknown) => {
-    state.closed = true;
-    clearTimeout(state.timer);
-    throw error;
+  const listener = await listenOn({
+    url: options.url,
+    channel: eventChannel,
+    applicationName: 'shadowbox-events',
+    hear,
+    onError,
   });
   return {
     async close() {
       state.closed = true;
-      clearTimeout(state.timer);
-      const client = state.client;
-      state.client = null;
-      await client?.end().catch(() => undefined);
+      await listener.close();
     },
   };
 }

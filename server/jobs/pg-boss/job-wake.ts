@@ -1,4 +1,4 @@
-import pg from 'pg';
+import { listenOn } from '../../db/pg-listen';
 import type { JobsLogger } from '../lease-backend';
 
 /**
@@ -29,8 +29,6 @@ export interface JobWakeListener {
   close(): Promise<void>;
 }
 
-const maxBackoffMs = 5_000;
-
 /**
  * Hears, on one dedicated connection, the notices for `workerId` and calls `wake` with each one's
  * kind. A notice missed while the connection is down costs only latency: the fetch loops still
@@ -43,70 +41,19 @@ export async function listenForJobWakes(options: {
   readonly wake: (kind: JobWakeKind) => void;
   readonly logger: JobsLogger;
 }): Promise<JobWakeListener> {
-  const state = {
-    closed: false,
-    client: null as pg.Client | null,
-    backoffMs: 100,
-    timer: undefined as NodeJS.Timeout | undefined,
-  };
-
-  const connect = async (): Promise<void> => {
-    const client = new pg.Client({
-      connectionString: options.url,
-      keepAlive: true,
-      application_name: 'shadowbox-job-wake',
-    });
-    client.on('notification', (message) => {
-      if (state.closed) return;
-      if (message.payload === `job ${options.workerId}`) options.wake('job');
-      if (message.payload === `cancel ${options.workerId}`) options.wake('cancel');
-    });
-    const lost = (error?: unknown): void => {
-      if (state.client !== client) return;
-      state.client = null;
-      if (error !== undefined) options.logger.error('[pg-boss] job wake listener lost', { error });
-      client.removeAllListeners('notification');
-      void client.end().catch(() => undefined);
-      reconnectLater();
-    };
-    client.on('error', lost);
-    client.on('end', () => lost());
-    state.client = client;
-    try {
-      await client.connect();
-      await client.query(`LISTEN ${jobWakeChannel}`);
-      state.backoffMs = 100;
-      // Whatever changed while no one listened is looked at now rather than at the next poll.
+  return listenOn({
+    url: options.url,
+    channel: jobWakeChannel,
+    applicationName: 'shadowbox-job-wake',
+    hear: (payload) => {
+      if (payload === `job ${options.workerId}`) options.wake('job');
+      if (payload === `cancel ${options.workerId}`) options.wake('cancel');
+    },
+    onError: (error) => options.logger.error('[pg-boss] job wake listener lost', { error }),
+    // Whatever changed while no one listened is looked at now rather than at the next poll.
+    connected: () => {
       options.wake('job');
       options.wake('cancel');
-    } catch (error) {
-      lost(error);
-      throw error;
-    }
-  };
-
-  const reconnectLater = (): void => {
-    if (state.closed || state.timer !== undefined) return;
-    state.timer = setTimeout(() => {
-      state.timer = undefined;
-      state.backoffMs = Math.min(maxBackoffMs, state.backoffMs * 2);
-      connect().catch(() => undefined);
-    }, state.backoffMs);
-    state.timer.unref();
-  };
-
-  await connect().catch((error: unknown) => {
-    state.closed = true;
-    clearTimeout(state.timer);
-    throw error;
-  });
-  return {
-    async close() {
-      state.closed = true;
-      clearTimeout(state.timer);
-      const client = state.client;
-      state.client = null;
-      await client?.end().catch(() => undefined);
     },
-  };
+  });
 }
