@@ -47,14 +47,48 @@ describe('shadowbox eval run arguments', () => {
     expect(result.out).toContain('Exit status:');
   });
 
-  it('refuses --agent mcp as not supported yet, with exit 2', async () => {
-    const result = await run([...base, '--agent', 'mcp']);
+  it('documents --agent mcp: the env it gives the agent, that it runs on the host, the spend', async () => {
+    const { out } = await run(['--help']);
+    expect(out).toContain('--agent-command ARGV');
+    expect(out).toMatch(/SHADOWBOX_TASK_ID,\s+SHADOWBOX_TOKEN/);
+    expect(out).toContain('SHADOWBOX_MCP_COMMAND');
+    expect(out).toMatch(/runs on this machine as your own program/);
+    expect(out).toMatch(/0 for an external fixer/);
+  });
+
+  const agentBase = ['set.jsonl', '--agent', 'mcp', '--as', 'alice', '--out', 'RUN.json'];
+  it.each([
+    [agentBase, /--agent mcp needs --agent-command ARGV/],
+    [
+      [...agentBase, '--agent-command', 'node a.mjs', '--fixer', 'llm'],
+      /--agent mcp replaces --fixer/,
+    ],
+    [
+      [...agentBase, '--agent-command', 'node a.mjs', '--model', 'm'],
+      /--model picks the LLM fixer/,
+    ],
+    [
+      [...agentBase.map((a) => (a === 'mcp' ? 'http' : a)), '--agent-command', 'x'],
+      /--agent http is unknown/,
+    ],
+    [[...base, '--agent-command', 'node a.mjs'], /--agent-command needs --agent mcp/],
+    [[...agentBase, '--agent-command', '[1]'], /--agent-command is not a JSON array of strings/],
+    [[...agentBase, '--agent-command', '  '], /--agent-command is empty/],
+  ])('refuses the agent options %j with exit 2', async (args, message) => {
+    const result = await run(args);
     expect(result.code).toBe(2);
-    expect(result.err).toContain('--agent mcp is not supported yet');
+    expect(result.err).toMatch(message);
+  });
+
+  it('takes --agent mcp with --agent-command past the option checks, as far as the set', async () => {
+    // The set has no test_command: refused there (exit 2), past every agent check and the LLM's.
+    const result = await run([...agentBase, '--agent-command', '["node","agent.mjs"]']);
+    expect(result.code).toBe(2);
+    expect(result.err).toMatch(/have no test_command/);
   });
 
   it.each([
-    [['set.jsonl', '--as', 'alice', '--out', 'RUN.json'], /--fixer llm is required/],
+    [['set.jsonl', '--as', 'alice', '--out', 'RUN.json'], /--fixer llm or --agent mcp is required/],
     [['set.jsonl', '--fixer', 'llm', '--out', 'RUN.json'], /--as USER is required/],
     [['set.jsonl', '--fixer', 'llm', '--as', 'alice'], /--out RUN.json is required/],
     [[...base, '-k', '0'], /-k must be a whole number from 1/],

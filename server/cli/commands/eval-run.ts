@@ -7,6 +7,7 @@ import { defaultGitUrlPolicy, GitUrlPolicy, parseGitAllow } from '../../engine';
 import { loadEnv } from '../../env';
 import { parseEvalSet } from '../../evals/eval-instance';
 import { renderRunText } from '../../evals/report/report-text';
+import { externalAgent } from '../../evals/run/agent-process';
 import { readRunFile, writeRunFile, type RunFile } from '../../evals/run/run-file';
 import { newRunFile, runEvalSet, type RunProgress } from '../../evals/run/run-set';
 import { runtimeAttempts } from '../../evals/run/runtime-attempts';
@@ -15,6 +16,7 @@ import { exitCodes, type CliCommand, type CliIo } from '../cli-io';
 import { failWith } from './with-database';
 
 const help = `Usage: shadowbox eval run SET.jsonl --fixer llm --as USER --out RUN.json [options]
+       shadowbox eval run SET.jsonl --agent mcp --agent-command ARGV --as USER --out RUN.json [options]
 
 Runs every instance of an eval set (SWE-bench JSONL, e.g. from \`shadowbox eval build\`) k times.
 Each attempt is a task owned by USER, in the run's eval scope (out of the task list unless it
@@ -34,8 +36,20 @@ again after a crash and it goes on: a recorded task is awaited, never started tw
   --as USER              the person the tasks belong to (see \`shadowbox user list\`)
   --out RUN.json         the run's record (resumed when it exists)
   --timeout-secs S       cancel an attempt still going after S seconds (default 3600)
-  --agent mcp            not supported yet: drive an external agent through the MCP tools
+  --agent mcp            instead of --fixer: an external agent fixes each attempt through the MCP
+                         tools (the task's fixer is 'external'); needs --agent-command
+  --agent-command ARGV   the agent: a JSON array or words, run without a shell, once per attempt
   -h, --help             show this help
+
+With --agent mcp each attempt gets an API token of USER with the agent scope, revoked when the
+attempt ends, and the agent command runs in a fresh scratch directory with SHADOWBOX_TASK_ID,
+SHADOWBOX_TOKEN, SHADOWBOX_DATA_DIR, DATABASE_URL (when set), SHADOWBOX_PROBLEM_FILE (the problem
+statement) and SHADOWBOX_MCP_COMMAND (a JSON argv starting this checkout's \`shadowbox mcp\`, which
+acts as the token's person). The agent runs on this machine as your own program, like
+\`shadowbox mcp\` itself: only what it does through the MCP tools reaches the task, under the
+task's rules (test-edit guard, sandbox). When the task ends or --timeout-secs passes, the agent and
+its process group are killed. Tokens and cost are what the task recorded: 0 for an external fixer,
+whatever the agent spent (RUN.json says "fixer":"external","agent":"mcp").
 
 Progress goes to stderr; the report (as \`shadowbox eval report\`) to stdout at the end. Run it
 while no \`shadowbox serve\` uses the same database: the server would take the run's tasks too.
@@ -53,7 +67,7 @@ const positive = (name: string, value: string | undefined, fallback: number, max
   return n;
 };
 
-function parseArgv(text: string): string[] {
+function parseArgv(text: string, option = '--test-command'): string[] {
   if (text.trim().startsWith('[')) {
     let parsed: unknown;
     try {
@@ -62,12 +76,12 @@ function parseArgv(text: string): string[] {
       parsed = null;
     }
     if (!Array.isArray(parsed) || !parsed.every((a) => typeof a === 'string' && a !== '')) {
-      throw new AppError('INVALID_ARGUMENT', '--test-command is not a JSON array of strings');
+      throw new AppError('INVALID_ARGUMENT', `${option} is not a JSON array of strings`);
     }
     return parsed as string[];
   }
   const words = text.split(/\s+/).filter((w) => w !== '');
-  if (words.length === 0) throw new AppError('INVALID_ARGUMENT', '--test-command is empty');
+  if (words.length === 0) throw new AppError('INVALID_ARGUMENT', `${option} is empty`);
   return words;
 }
 
@@ -89,6 +103,7 @@ export const evalRunCommand: CliCommand = async (args, io) => {
       options: {
         fixer: { type: 'string' },
         agent: { type: 'string' },
+        'agent-command': { type: 'string' },
         model: { type: 'string' },
         k: { type: 'string', short: 'k' },
         parallel: { type: 'string' },
@@ -108,15 +123,25 @@ export const evalRunCommand: CliCommand = async (args, io) => {
     io.stdout.write(help);
     return exitCodes.ok;
   }
-  if (values.agent !== undefined) {
-    return fail(
-      new AppError(
-        'INVALID_ARGUMENT',
-        `--agent ${values.agent} is not supported yet: eval runs drive the LLM fixer (--fixer llm) only`,
-      ),
-    );
+  const agent = values.agent !== undefined;
+  if (agent) {
+    if (values.agent !== 'mcp')
+      return refuse(`--agent ${values.agent} is unknown: only --agent mcp`);
+    if (values.fixer !== undefined) {
+      return refuse('--agent mcp replaces --fixer: the agent is the fixer; give one of them');
+    }
+    if (values.model !== undefined) {
+      return refuse(
+        "--model picks the LLM fixer's model; with --agent mcp the agent picks its own",
+      );
+    }
+    if (values['agent-command'] === undefined) {
+      return refuse('--agent mcp needs --agent-command ARGV: the agent to start for each attempt');
+    }
+  } else {
+    if (values['agent-command'] !== undefined) return refuse('--agent-command needs --agent mcp');
+    if (values.fixer !== 'llm') return refuse('--fixer llm or --agent mcp is required');
   }
-  if (values.fixer !== 'llm') return refuse('--fixer llm is required (the only fixer so far)');
   if (positionals.length !== 1) return refuse('give one SET.jsonl');
   if (values.as === undefined) return refuse('--as USER is required: the tasks need an owner');
   if (values.out === undefined) return refuse('--out RUN.json is required');
@@ -128,6 +153,10 @@ export const evalRunCommand: CliCommand = async (args, io) => {
       timeoutSecs: positive('--timeout-secs', values['timeout-secs'], 3600, 86_400),
       testCommand:
         values['test-command'] === undefined ? undefined : parseArgv(values['test-command']),
+      agentCommand:
+        values['agent-command'] === undefined
+          ? undefined
+          : parseArgv(values['agent-command'], '--agent-command'),
     };
     const setFile = path.resolve(io.cwd, positionals[0] ?? '');
     const instances = parseEvalSet(await readFile(setFile, 'utf8'), positionals[0]);
@@ -138,13 +167,17 @@ export const evalRunCommand: CliCommand = async (args, io) => {
       );
     }
     const env = loadEnv(io.env, io.cwd);
-    if (env.llm === null) {
+    if (env.llm === null && !agent) {
       throw new AppError(
         'INVALID_ARGUMENT',
         'no LLM is configured (set SHADOWBOX_LLM_BASE_URL and SHADOWBOX_LLM_MODEL)',
       );
     }
-    const model = values.model ?? env.llm.model;
+    // An agent's run is labelled by its command: the report compares runs by this name.
+    const model =
+      settings.agentCommand !== undefined
+        ? `agent: ${settings.agentCommand.join(' ')}`.slice(0, 200)
+        : (values.model ?? env.llm?.model ?? '');
     const out = path.resolve(io.cwd, values.out);
     const previous = await readRunFile(out);
     if (previous !== null) {
@@ -159,7 +192,8 @@ export const evalRunCommand: CliCommand = async (args, io) => {
       newRunFile({
         runId: `eval-${randomBytes(6).toString('hex')}`,
         set: setFile,
-        fixer: 'llm',
+        fixer: agent ? 'external' : 'llm',
+        ...(agent ? { agent: 'mcp' } : {}),
         model,
         k: settings.k,
         maxIterations: settings.maxIterations,
@@ -169,7 +203,7 @@ export const evalRunCommand: CliCommand = async (args, io) => {
     const { createRuntime } = await import('../../runtime');
     // The reviewer model is off: an eval measures the fixer, and its tokens would count too.
     const runtime = await createRuntime(env, {
-      llm: { ...env.llm, model, reviewerModel: null },
+      llm: env.llm === null || agent ? null : { ...env.llm, model, reviewerModel: null },
       taskConcurrency: settings.parallel,
     });
     try {
@@ -188,6 +222,21 @@ export const evalRunCommand: CliCommand = async (args, io) => {
           gitPolicy: forges.length === 0 ? defaultGitUrlPolicy : new GitUrlPolicy({ forges }),
           cwd: io.cwd,
           attemptTimeoutMs: settings.timeoutSecs * 1000,
+          fixer:
+            settings.agentCommand === undefined
+              ? { kind: 'llm' }
+              : {
+                  kind: 'external',
+                  attend: externalAgent({
+                    db: runtime.db,
+                    username: values.as,
+                    argv: settings.agentCommand,
+                    env: io.env,
+                    dataDir: env.dataDir,
+                    databaseUrl: io.env.DATABASE_URL,
+                    log: (line) => io.stderr.write(`${line}\n`),
+                  }),
+                },
         }),
         save: (r) => writeRunFile(out, r),
         progress: (p) => {

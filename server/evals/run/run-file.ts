@@ -45,7 +45,10 @@ export const runFileSchema = z.object({
   /** The tasks' eval scope (Task.evalRunId): the same across resumes. */
   runId: z.string().regex(/^[A-Za-z0-9_-]{1,100}$/),
   set: z.string(),
+  /** 'llm', or 'external' for an agent: its tokens and cost are the task's (0: not the agent's). */
   fixer: z.string(),
+  /** How an external agent was driven ('mcp'); absent for the LLM fixer. */
+  agent: z.string().optional(),
   model: z.string(),
   k: z.int().min(1),
   maxIterations: z.int().min(1),

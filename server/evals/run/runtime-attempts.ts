@@ -3,6 +3,7 @@ import type { Db } from '../../db/client';
 import type { GitUrlPolicy } from '../../engine';
 import type { Actor, TaskServiceApi, TaskView } from '../../tasks/task-api';
 import type { EvalInstance } from '../eval-instance';
+import type { AttendTask } from './agent-process';
 import { judgeAttempt, type IntegrityFlags, type VerdictCase } from './attempt-verdict';
 import { packInstanceTree } from './instance-tree';
 import type { AttemptOutcome, EvalAttemptPort } from './run-set';
@@ -31,6 +32,12 @@ export interface RuntimeAttemptOptions {
   /** An attempt still going after this long is cancelled (and not resolved). */
   readonly attemptTimeoutMs: number;
   readonly pollMs?: number;
+  /**
+   * Who fixes: the LLM fixer (default), or an external agent that attends each attempt while it
+   * runs and submits its hypotheses through the MCP tools (`--agent mcp`).
+   */
+  readonly fixer?:
+    { readonly kind: 'llm' } | { readonly kind: 'external'; readonly attend: AttendTask };
   /** Stops waiting for tasks (a server stopping): the wait throws, the tasks stay recorded. */
   readonly signal?: AbortSignal | undefined;
 }
@@ -54,6 +61,7 @@ const maxProblemBytes = 60_000;
 
 export function runtimeAttempts(options: RuntimeAttemptOptions): EvalAttemptPort {
   const { runtime, actor } = options;
+  const fixer: NonNullable<RuntimeAttemptOptions['fixer']> = options.fixer ?? { kind: 'llm' };
   return {
     async start(instance, attempt) {
       const name = archiveName(instance, attempt);
@@ -78,7 +86,9 @@ export function runtimeAttempts(options: RuntimeAttemptOptions): EvalAttemptPort
           title: `eval ${instance.instance_id} #${attempt + 1}`.slice(0, 200),
           problem: problemOf(instance),
           testCommand,
-          fixer: 'llm',
+          fixer: fixer.kind,
+          // An agent sends its hypotheses one call at a time: each call starts an iteration.
+          ...(fixer.kind === 'external' ? { hypothesesPerIteration: 1 } : {}),
           maxIterations: options.maxIterations,
           allowTestEdits: false,
           evalRunId: options.runId,
@@ -89,7 +99,10 @@ export function runtimeAttempts(options: RuntimeAttemptOptions): EvalAttemptPort
     },
 
     async finish(instance, taskId) {
-      const { view, timedOut } = await awaitEnd(options, taskId);
+      const { view, timedOut } =
+        fixer.kind === 'external'
+          ? await attendUnlessOver(options, fixer.attend, taskId, problemOf(instance))
+          : await awaitEnd(options, taskId);
       const evidence = await readEvidence(runtime.db, taskId);
       const verdict = judgeAttempt({
         status: view.status,
@@ -121,6 +134,18 @@ function problemOf(instance: EvalInstance): string {
   const bytes = Buffer.from(text, 'utf8');
   if (bytes.length <= maxProblemBytes) return text;
   return `${bytes.subarray(0, maxProblemBytes).toString('utf8')}\n\n(the statement was cut at 60 KB)`;
+}
+
+/** A resumed attempt whose task already ended needs no agent. */
+async function attendUnlessOver(
+  options: RuntimeAttemptOptions,
+  attend: AttendTask,
+  taskId: string,
+  problem: string,
+): Promise<{ view: TaskView; timedOut: boolean }> {
+  const view = await options.runtime.tasks.getTask(taskId, options.actor);
+  if (over.has(view.status)) return { view, timedOut: false };
+  return attend(taskId, problem, () => awaitEnd(options, taskId));
 }
 
 async function awaitEnd(
