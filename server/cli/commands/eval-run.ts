@@ -233,7 +233,13 @@ export const evalRunCommand: CliCommand = async (args, io) => {
                     argv: settings.agentCommand,
                     env: io.env,
                     dataDir: env.dataDir,
-                    databaseUrl: io.env.DATABASE_URL,
+                    // Absolute, as this process resolved it: the agent runs in a scratch directory.
+                    databaseUrl:
+                      io.env.DATABASE_URL === undefined
+                        ? undefined
+                        : env.database.provider === 'sqlite'
+                          ? `file:${env.database.file}`
+                          : env.database.url,
                     log: (line) => io.stderr.write(`${line}\n`),
                   }),
                 },
