@@ -13,6 +13,7 @@ import { newRunFile, runEvalSet, type RunProgress } from '../../evals/run/run-se
 import { runtimeAttempts } from '../../evals/run/runtime-attempts';
 import { AppError, isAppError } from '../../errors/app-error';
 import { exitCodes, type CliCommand, type CliIo } from '../cli-io';
+import { projectRoot } from '../project-root';
 import { failWith } from './with-database';
 
 const help = `Usage: shadowbox eval run SET.jsonl --fixer llm --as USER --out RUN.json [options]
@@ -233,6 +234,11 @@ export const evalRunCommand: CliCommand = async (args, io) => {
                     argv: settings.agentCommand,
                     env: io.env,
                     dataDir: env.dataDir,
+                    mcpCommand: [
+                      process.execPath,
+                      path.join(projectRoot, 'bin', 'shadowbox.mjs'),
+                      'mcp',
+                    ],
                     // Absolute, as this process resolved it: the agent runs in a scratch directory.
                     databaseUrl:
                       io.env.DATABASE_URL === undefined

@@ -1,8 +1,6 @@
-import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { createApiToken, revokeApiToken } from '../../auth';
 import type { Db } from '../../db/client';
@@ -21,6 +19,8 @@ export interface ExternalAgentOptions {
   /** The eval run's environment (PATH, HOME, …): the agent's, plus the SHADOWBOX_* below. */
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly dataDir: string;
+  /** The argv that starts this checkout's `shadowbox mcp`, handed to the agent. */
+  readonly mcpCommand: readonly string[];
   readonly databaseUrl?: string | undefined;
   /** Where the agent's stdout and stderr go, line by line. */
   readonly log?: ((line: string) => void) | undefined;
@@ -30,18 +30,6 @@ export interface ExternalAgentOptions {
 
 /** Runs `wait` (the task's end) with the agent at work; afterwards the agent and its token end. */
 export type AttendTask = <T>(taskId: string, problem: string, wait: () => Promise<T>) => Promise<T>;
-
-/** The argv that starts this checkout's `shadowbox mcp`, whether run from sources or dist. */
-export function mcpCommandOfCheckout(): string[] {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    const bin = path.join(dir, 'bin', 'shadowbox.mjs');
-    if (existsSync(bin)) return [process.execPath, bin, 'mcp'];
-    const parent = path.dirname(dir);
-    if (parent === dir) throw new Error('bin/shadowbox.mjs is not above the eval runner');
-    dir = parent;
-  }
-}
 
 export function externalAgent(options: ExternalAgentOptions): AttendTask {
   const [file, ...args] = options.argv;
@@ -69,7 +57,7 @@ export function externalAgent(options: ExternalAgentOptions): AttendTask {
           SHADOWBOX_TOKEN: created.token,
           SHADOWBOX_DATA_DIR: options.dataDir,
           ...(options.databaseUrl === undefined ? {} : { DATABASE_URL: options.databaseUrl }),
-          SHADOWBOX_MCP_COMMAND: JSON.stringify(mcpCommandOfCheckout()),
+          SHADOWBOX_MCP_COMMAND: JSON.stringify(options.mcpCommand),
           SHADOWBOX_PROBLEM_FILE: problemFile,
         },
         extendEnv: false,

@@ -40,10 +40,8 @@ def test_add():
 `;
 const fixedMean = buggy.replace('//', '/');
 const wrongSubtract = buggy.replace('return a + b\n\n\ndef mean', 'return a * b\n\n\ndef mean');
-const sdk = path.resolve(
-  import.meta.dirname,
-  '../../../node_modules/@modelcontextprotocol/sdk/dist/esm/client',
-);
+const checkout = path.resolve(import.meta.dirname, '../../..');
+const sdk = path.join(checkout, 'node_modules/@modelcontextprotocol/sdk/dist/esm/client');
 
 /** The agent: reads its problem, answers a fix chosen by it, then waits to be stopped. */
 const agentSource = `
@@ -172,6 +170,7 @@ describe('eval run with an external agent over MCP', () => {
             argv: [process.execPath, path.join(dir, 'agent.mjs')],
             env: { ...process.env, AGENT_LOG_DIR: dir },
             dataDir: scratch.dataDir,
+            mcpCommand: [process.execPath, path.join(checkout, 'bin', 'shadowbox.mjs'), 'mcp'],
             databaseUrl: `file:${path.join(scratch.dataDir, 'db.sqlite')}`,
             log: (l) => logs.push(l),
             killGraceMs: 2000,
