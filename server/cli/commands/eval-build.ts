@@ -3,7 +3,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { GitUrlPolicy, defaultGitUrlPolicy, parseGitAllow } from '../../engine/intake';
 import { loadEnv } from '../../env';
-import { AppError, isAppError } from '../../errors/app-error';
+import { AppError, httpStatusOf, isAppError } from '../../errors/app-error';
 import { buildSet } from '../../evals/mine/build-set';
 import { createMiningEngine } from '../../evals/mine/mining-engine';
 import { checkLocalRepo, type MineSource } from '../../evals/mine/mine-source';
@@ -180,6 +180,9 @@ export const evalBuildCommand: CliCommand = async (args, io) => {
     if (!isAppError(error) && !parseError) throw error;
     const message = isAppError(error) ? `${error.message} [${error.code}]` : error.message;
     io.stderr.write(`shadowbox eval build: ${message}\n`);
-    return isAppError(error) && error.code === 'INTERNAL' ? exitCodes.failure : exitCodes.rejected;
+    // A fault (git, the disk: a 5xx code) is exit 1; refused input is exit 2.
+    return isAppError(error) && httpStatusOf(error.code) >= 500
+      ? exitCodes.failure
+      : exitCodes.rejected;
   }
 };

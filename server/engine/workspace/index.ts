@@ -12,6 +12,8 @@ export {
 } from './export-commits';
 export { commitTree, treeWithEdits, type TreeEdit } from './hypothesis-tree';
 export { credentialEnv, scrubSecret, type GitCredential } from './git-credential';
+// The one hardened way to run git on the host, for code outside the engine that must (the miner).
+export { git as hardenedGit, type GitRun } from './git';
 export { pruneStaleWorktrees } from './prune-worktrees';
 export { keepBundle, restoreSource } from './source-bundles';
 export { importDirectory, initBare, type SourceRepo } from './source-repo';

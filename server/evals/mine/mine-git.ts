@@ -1,22 +1,9 @@
-import { execa } from 'execa';
-import { AppError } from '../../errors/app-error';
+import { hardenedGit } from '../../engine';
 
-// Git on the mining repository, a private copy the miner owns. The same hardening as the
-// engine's own git (which its door does not export): no system or global config, no hooks, no
-// fsmonitor, no pager, no prompts, literal pathspecs; no transport but the local one, and that
-// only when the caller asks (copying a local repository in).
-const hardening = [
-  'core.fsmonitor=false',
-  'core.hooksPath=/dev/null',
-  'core.pager=cat',
-  'core.autocrlf=false',
-  'credential.helper=',
-  'gc.auto=0',
-  'maintenance.auto=false',
-  'color.ui=false',
-  // The user's own repository may belong to someone else than the process (a root CLI).
-  'safe.directory=*',
-];
+// Git on the mining repository, a private copy the miner owns, through the engine's one hardened
+// way to run git (no system or global config, no hooks, no fsmonitor, no prompts, no transport),
+// with literal pathspecs, and the local transport only when the caller asks (copying a local
+// repository in). A failure is a GIT_COMMAND_FAILED fault.
 
 export interface MineGitOptions {
   /** Let git read a local repository (the `file` transport); nothing else ever. */
@@ -25,46 +12,20 @@ export interface MineGitOptions {
 }
 
 /** Runs git with `--git-dir=gitDir` (null: none, for commands that name their own paths). */
-export async function mineGit(
+export function mineGit(
   gitDir: string | null,
   args: readonly string[],
   options: MineGitOptions = {},
 ): Promise<Buffer> {
-  const argv = [
-    ...hardening.flatMap((pair) => ['-c', pair]),
-    ...(gitDir === null ? [] : [`--git-dir=${gitDir}`]),
-    ...args,
-  ];
-  const result = await execa('git', argv, {
-    cwd: gitDir ?? '/',
-    extendEnv: false,
+  return hardenedGit({
+    gitDir,
+    args,
     env: {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      HOME: '/nonexistent',
-      LANG: 'C',
-      LC_ALL: 'C',
-      GIT_CONFIG_NOSYSTEM: '1',
-      GIT_CONFIG_GLOBAL: '/dev/null',
-      GIT_ATTR_NOSYSTEM: '1',
-      GIT_TERMINAL_PROMPT: '0',
-      GIT_NO_REPLACE_OBJECTS: '1',
-      GIT_LFS_SKIP_SMUDGE: '1',
       GIT_LITERAL_PATHSPECS: '1',
       GIT_ALLOW_PROTOCOL: options.localTransport === true ? 'file' : '',
     },
-    reject: false,
-    encoding: 'buffer',
-    stripFinalNewline: false,
-    maxBuffer: 1024 ** 3,
-    ...(options.input === undefined ? { stdin: 'ignore' as const } : { input: options.input }),
+    ...(options.input === undefined ? {} : { input: options.input }),
   });
-  if (result.exitCode !== 0) {
-    const stderr = Buffer.from(result.stderr).toString('utf8').trim();
-    throw new AppError('INTERNAL', `git ${args[0] ?? ''} failed: ${stderr || 'no message'}`, {
-      details: { exitCode: result.exitCode ?? null },
-    });
-  }
-  return Buffer.from(result.stdout);
 }
 
 export const mineGitText = async (
