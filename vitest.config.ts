@@ -16,6 +16,8 @@ export default defineConfig({
           // one per file. Importing it again for each of ~200 files was two thirds of the tier
           // (89 s isolated, 27 s not, on two cores; every test passes both ways).
           isolate: false,
+          // Its own group, run first: the tiers differ in how many files run at once.
+          sequence: { groupOrder: 0 },
         },
       },
       {
@@ -30,6 +32,7 @@ export default defineConfig({
           // overlap well; each still builds real crates and runs real test runners, which is why
           // it is three and not more (four was barely faster, with every file twice as slow).
           maxWorkers: 3,
+          sequence: { groupOrder: 1 },
         },
       },
     ],

@@ -43,6 +43,11 @@ const minutes = (n: number): number => n * 60_000;
 const project = fixtureProject('pytest-calc');
 /** Seconds the slow hypothesis sleeps: long enough to act while it runs. */
 const SLOW_SECONDS = 60;
+/**
+ * The same for a run the server is killed in: a resumed iteration runs the hypothesis again, and
+ * the test waits for all of that second sleep, so it is only as long as the kill needs.
+ */
+const SLOW_SECONDS_BEFORE_KILL = 15;
 /** The one timing bound: cancel → status cancelled and no process of the run left. */
 const CANCEL_BOUND_MS = 10_000;
 
@@ -105,8 +110,8 @@ async function taskAwaitingHypotheses(maxIterations: number): Promise<string> {
 }
 
 /** Submits the slow hypothesis and returns once its `sleep` is running. */
-async function startSlowRun(id: string): Promise<string> {
-  const { hypothesis, marker } = slowHypothesis(project, SLOW_SECONDS);
+async function startSlowRun(id: string, seconds = SLOW_SECONDS): Promise<string> {
+  const { hypothesis, marker } = slowHypothesis(project, seconds);
   markers.push(marker);
   const submitted = await submitHypotheses(agent, id, [hypothesis]);
   expect(submitted.status, describeResponse(submitted)).toBe(202);
@@ -209,7 +214,7 @@ describe('task lifecycle', () => {
     'a server killed with SIGKILL mid-iteration restarts into a consistent task and event log',
     async () => {
       const id = await taskAwaitingHypotheses(2);
-      await startSlowRun(id);
+      await startSlowRun(id, SLOW_SECONDS_BEFORE_KILL);
 
       await server.kill9();
       connect(await startServer({ dataDir }));

@@ -57,7 +57,9 @@ describe.each(['overlay', 'inplace'] as const)('shadowRun in %s mode', (mode) =>
     expect(runner.mode).toBe(mode);
   });
 
-  it('ranks cargo hypotheses: the fix wins; the test deleter, the wrong fix, a timeout and a compile error follow', async () => {
+  // Where a run cut short by the timeout ranks is rank.test.ts's; here the timeout is a run of its
+  // own, with a short limit, so that no test waits out a limit long enough for honest builds.
+  it('ranks cargo hypotheses: the fix wins; the test deleter, the wrong fix and a compile error follow', async () => {
     const crate = await writeProject('sbx-crate-', crateFiles);
     await warmCrate(crate);
     const before = await snapshotTreeWithTimes(crate, view);
@@ -65,11 +67,8 @@ describe.each(['overlay', 'inplace'] as const)('shadowRun in %s mode', (mode) =>
       workspace: crate,
       command: ['cargo', 'test', '--offline'],
       parallel: 2,
-      // Builds take a few seconds; the sleeping hypothesis must hit the limit well before 120 s.
-      timeoutMs: 25_000,
       hypotheses: [
         hypothesis('baseline'),
-        hypothesis('slow', { 'src/lib.rs': crateLib.slow }),
         hypothesis('wrong', { 'src/lib.rs': crateLib.wrong }),
         hypothesis('broken', { 'src/lib.rs': crateLib.broken }),
         hypothesis('delete-test', {}, ['tests/add.rs']),
@@ -81,11 +80,8 @@ describe.each(['overlay', 'inplace'] as const)('shadowRun in %s mode', (mode) =>
     // `wrong` fails its unit test; in place cargo stops there, in a shadow it runs on with
     // --no-fail-fast (for the canaries) and fails the integration test too. Either way it has
     // fewer passing tests than the baseline.
-    // A run cut short by the timeout ranks below complete runs, whatever partial summary it
-    // printed; the compile error ranks below every run that ran tests.
-    expect(order(report).slice(0, 4)).toEqual(['fix', 'delete-test', 'baseline', 'wrong']);
-    expect(order(report).slice(4)).toEqual(['slow', 'broken']);
-    expect(byName(report, 'slow')).toMatchObject({ timedOut: true, exitCode: null });
+    // The compile error ranks below every run that ran tests.
+    expect(order(report)).toEqual(['fix', 'delete-test', 'baseline', 'wrong', 'broken']);
     expect(byName(report, 'fix')).toMatchObject({
       exitCode: 0,
       passed: 2,
@@ -121,20 +117,34 @@ describe.each(['overlay', 'inplace'] as const)('shadowRun in %s mode', (mode) =>
     expect(after.all).toContain('test result: FAILED. 0 passed; 1 failed');
   });
 
-  it('ranks pytest hypotheses, kills a hypothesis that times out, and leaves the workspace untouched', async () => {
+  it('kills a cargo hypothesis that runs past the limit, and ranks it last', async () => {
+    const crate = await writeProject('sbx-crate-slow-', crateFiles);
+    await warmCrate(crate);
+    const before = await snapshotTreeWithTimes(crate, view);
+    const started = performance.now();
+    const report = await runner.run({
+      workspace: crate,
+      command: ['cargo', 'test', '--offline'],
+      // Cut short while it builds or while its test sleeps: a timeout either way.
+      timeoutMs: 5_000,
+      hypotheses: [hypothesis('slow', { 'src/lib.rs': crateLib.slow })],
+    });
+    expect(report.winner).toBeNull();
+    expect(byName(report, 'slow')).toMatchObject({ timedOut: true, exitCode: null });
+    // Not a speed check: the hypothesis sleeps 120 s, so finishing earlier means it was killed.
+    expect(performance.now() - started).toBeLessThan(100_000);
+    expect(await snapshotTreeWithTimes(crate, view)).toEqual(before);
+  });
+
+  it('ranks pytest hypotheses and leaves the workspace untouched', async () => {
     const project = await writeProject('sbx-py-', pytestFiles);
     const before = await snapshotTreeWithTimes(project, view);
-    const started = performance.now();
     const report = await runner.run({
       workspace: project,
       command: ['python3', '-m', 'pytest', '-q', '-p', 'no:cacheprovider'],
       env: { PYTHONDONTWRITEBYTECODE: '1' },
-      // Far below the slow hypothesis' 120 s sleep, far above a pytest start on a loaded machine
-      // (seen: 4–6 s at load 11, where 8 s cut a normal run short too).
-      timeoutMs: 25_000,
       hypotheses: [
         hypothesis('baseline'),
-        hypothesis('slow', { 'calc.py': pytestCalc.slow }),
         hypothesis('broken', { 'calc.py': pytestCalc.broken }),
         hypothesis('wrong', { 'calc.py': pytestCalc.wrong }),
         hypothesis('fix', { 'calc.py': pytestCalc.fixed }),
@@ -146,7 +156,6 @@ describe.each(['overlay', 'inplace'] as const)('shadowRun in %s mode', (mode) =>
     expect(byName(report, 'fix')).toMatchObject({ passed: 2, failed: 0, exitCode: 0 });
     expect(byName(report, 'baseline')).toMatchObject({ passed: 1, failed: 1 });
     expect(byName(report, 'wrong')).toMatchObject({ passed: 0, failed: 2 });
-    expect(byName(report, 'slow')).toMatchObject({ timedOut: true, exitCode: null });
     expect(byName(report, 'broken')).toMatchObject({ failed: 1, parsed: true });
     // pytest exits 5 when it collects nothing: not a pass. In a shadow it collects the canaries
     // and exits 1 for the failing one; without them, the run ran no tests either way.
@@ -157,8 +166,32 @@ describe.each(['overlay', 'inplace'] as const)('shadowRun in %s mode', (mode) =>
     });
     if (mode === 'inplace') expect(byName(report, 'delete-test').exitCode).toBe(5);
     else expect(byName(report, 'delete-test').canaries).toMatchObject({ exitCode: 1 });
+    expect(await snapshotTreeWithTimes(project, view)).toEqual(before);
+    expect(await readFile(path.join(project, 'calc.py'), 'utf8')).toBe(pytestFiles['calc.py']);
+  });
+
+  it('kills a pytest hypothesis that runs past the limit, beside one that finishes', async () => {
+    const project = await writeProject('sbx-py-slow-', pytestFiles);
+    const before = await snapshotTreeWithTimes(project, view);
+    const started = performance.now();
+    const report = await runner.run({
+      workspace: project,
+      command: ['python3', '-m', 'pytest', '-q', '-p', 'no:cacheprovider'],
+      env: { PYTHONDONTWRITEBYTECODE: '1' },
+      parallel: 2,
+      // Far below the slow hypothesis' 120 s sleep, and enough for a pytest start on a loaded
+      // machine (4–6 s seen at load 11, where 8 s cut a normal run short).
+      timeoutMs: 12_000,
+      hypotheses: [
+        hypothesis('slow', { 'calc.py': pytestCalc.slow }),
+        hypothesis('fix', { 'calc.py': pytestCalc.fixed }),
+      ],
+    });
+    expect(byName(report, 'slow')).toMatchObject({ timedOut: true, exitCode: null });
+    expect(report.winner).toBe('fix');
+    expect(order(report)).toEqual(['fix', 'slow']);
     // Not a speed check: the slow hypothesis sleeps 120 s, so finishing earlier means it was killed.
-    expect(performance.now() - started).toBeLessThan(115_000);
+    expect(performance.now() - started).toBeLessThan(100_000);
     expect(await snapshotTreeWithTimes(project, view)).toEqual(before);
     expect(await readFile(path.join(project, 'calc.py'), 'utf8')).toBe(pytestFiles['calc.py']);
   });
