@@ -194,7 +194,11 @@ describe('eval runs on the server', () => {
     const second = service();
     expect(await second.resumeUnfinished()).toEqual([runId]);
     const seen = await progressUntil(second, runId, (p) => p.state !== 'running');
-    expect(seen.at(-1)).toMatchObject({ state: 'done', attemptsDone: 2, resolved: 1 });
+    expect(seen.at(-1), JSON.stringify(seen.at(-1))).toMatchObject({
+      state: 'done',
+      attemptsDone: 2,
+      resolved: 1,
+    });
     const done = await readRunFile(file);
     expect(done?.instances.map((x) => x.attempts[0]?.taskId)).toEqual(taskIds);
     // One model request per task: nothing was made or fixed twice.

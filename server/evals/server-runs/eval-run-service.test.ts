@@ -1,18 +1,46 @@
 import { mkdir, mkdtemp, readdir, rm, symlink } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Actor } from '../../auth';
 import { fakeToken, fakeUser } from '../../test-support/actors';
 import { readRunFile, writeRunFile } from '../run/run-file';
 import { newRunFile, type AttemptOutcome, type EvalAttemptPort } from '../run/run-set';
 import { createRunFiles, evalRunFiles, readStoredRun, type EvalRunMeta } from './eval-run-files';
+import type * as EvalRunFiles from './eval-run-files';
 import {
   EvalRunService,
   type AttemptPortOptions,
   type EvalRunServiceDeps,
 } from './eval-run-service';
 import { parseEvalSet } from '../eval-instance';
+
+/** While `until` is set, a stored run read waits for it after reading (to end a run mid-read). */
+const slowReads = vi.hoisted(() => {
+  const state = {
+    until: null as Promise<void> | null,
+    waiting: 0,
+    async reached(count: number): Promise<void> {
+      while (state.waiting < count) await new Promise((resolve) => setTimeout(resolve, 5));
+    },
+  };
+  return state;
+});
+vi.mock('./eval-run-files', async (importOriginal) => {
+  const actual = await importOriginal<typeof EvalRunFiles>();
+  return {
+    ...actual,
+    readStoredRun: async (...args: Parameters<typeof actual.readStoredRun>) => {
+      const stored = await actual.readStoredRun(...args);
+      const until = slowReads.until;
+      if (until !== null) {
+        slowReads.waiting += 1;
+        await until;
+      }
+      return stored;
+    },
+  };
+});
 
 const line = (id: string, repo = 'https://git.example.com/calc.git') =>
   JSON.stringify({
@@ -92,6 +120,31 @@ function service(
 const start = { set: twoInstances, setName: 'calc.jsonl', k: 2, parallel: 2, maxIterations: 1 };
 
 describe('EvalRunService', () => {
+  it('shows a run that ends while its file is being read as running, never as stopped', async () => {
+    let open = (): void => undefined;
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    const evals = service(fakeAttempts({ gate }));
+    const { runId } = await evals.start(start, reviewer);
+    // Both reads get the file as it is now (no attempt done), then wait while the run ends.
+    let release = (): void => undefined;
+    slowReads.until = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const listed = evals.list(reviewer);
+    const detail = evals.get(runId, reviewer);
+    await slowReads.reached(2);
+    open();
+    await evals.settled(runId);
+    release();
+    expect((await listed).runs.map((run) => run.state)).toEqual(['running']);
+    expect((await detail).progress.state).toBe('running');
+    // Read again, the run is done.
+    slowReads.until = null;
+    expect((await evals.get(runId, reviewer)).progress.state).toBe('done');
+  });
+
   it('starts a run in the background and records it under the data directory', async () => {
     const attempts = fakeAttempts();
     const evals = service(attempts);

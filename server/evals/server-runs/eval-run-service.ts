@@ -101,12 +101,15 @@ export class EvalRunService {
 
   async list(actor: Actor): Promise<EvalRunList> {
     requireEvalRole(actor, 'reading eval runs');
+    // Which runs go on here is read before their files: a run that ends during the read would
+    // otherwise be shown as stopped, from the file as it was before its last save.
+    const active = new Set(this.#active.keys());
     const stored = await Promise.all(
       (await listRunIds(this.#deps.dataDir)).map((id) => readStoredRun(this.#deps.dataDir, id)),
     );
     const runs = stored
       .filter((s) => s !== null)
-      .map((s) => progressOf(s.run, s.meta, this.#active.has(s.run.runId)))
+      .map((s) => progressOf(s.run, s.meta, active.has(s.run.runId)))
       .sort((a, b) => b.startedAt.localeCompare(a.startedAt));
     return { model: this.#deps.model, runs };
   }
@@ -115,9 +118,10 @@ export class EvalRunService {
     requireEvalRole(actor, 'reading eval runs');
     const missing = new AppError('NOT_FOUND', `no eval run ${runId}`);
     if (!evalRunIdSchema.safeParse(runId).success) throw missing;
+    const active = this.#active.has(runId); // before the read, as in `list`
     const stored = await readStoredRun(this.#deps.dataDir, runId);
     if (stored === null) throw missing;
-    return detailOf(stored.run, stored.meta, this.#active.has(runId));
+    return detailOf(stored.run, stored.meta, active);
   }
 
   /** At start-up: goes on with every run a stop or a fault left unfinished; resolves to their ids. */
