@@ -3,6 +3,7 @@ import {
   chmod,
   link,
   lstat,
+  readdir,
   readFile,
   rename,
   rmdir,
@@ -10,6 +11,7 @@ import {
   utimes,
   writeFile,
 } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import type { PreparedChange } from './hypothesis';
@@ -154,12 +156,36 @@ async function putBack(file: string, entry: JournalEntry): Promise<void> {
   await utimes(file, now, now);
 }
 
+/** Whether `file` is as it was before the hypothesis: never written, or not yet. */
+async function asBefore(
+  file: string,
+  stats: Stats | null,
+  { before }: JournalEntry,
+): Promise<boolean> {
+  if (!before.exists) return stats === null;
+  if (stats?.isFile() !== true) return false;
+  return (await readFile(file)).equals(Buffer.from(before.contentBase64, 'base64'));
+}
+
+/** Removes what a write cut short by a crash left beside `file` (see `replaceFile`). */
+async function removeTornWrites(file: string): Promise<void> {
+  const prefix = `.${path.basename(file)}.shadowbox-`;
+  const names = await readdir(path.dirname(file)).catch(() => [] as string[]);
+  const torn = names.filter(
+    (n) => n.startsWith(prefix) && /^[0-9a-f]{8}$/.test(n.slice(prefix.length)),
+  );
+  await Promise.all(
+    torn.map((n) => unlink(path.join(path.dirname(file), n)).catch(() => undefined)),
+  );
+}
+
 /**
  * Puts back what a hypothesis replaced, but only where the file is still exactly what the
  * hypothesis left (same bytes, or still absent): anything else was changed by the run, and
- * overwriting it would destroy evidence. Then removes the directories it created if they are empty
- * again and puts back directory times. `written` limits the files to those actually written.
- * Returns the paths it could not restore.
+ * overwriting it would destroy evidence. A file still as it was before needs nothing: a crash
+ * can come between two writes of one hypothesis, and the journal lists them all. Then removes
+ * the directories it created if they are empty again and puts back directory times. `written`
+ * limits the files to those actually written. Returns the paths it could not restore.
  */
 export async function restoreJournal(
   journal: Journal,
@@ -175,7 +201,8 @@ export async function restoreJournal(
         ? stats === null
         : stats?.isFile() === true && sha256(await readFile(file)) === entry.afterSha256;
     if (untouched) await putBack(file, entry);
-    else notRestored.push(entry.path);
+    else if (!(await asBefore(file, stats, entry))) notRestored.push(entry.path);
+    await removeTornWrites(file);
   }
   for (const dir of [...journal.createdDirs].reverse()) {
     await rmdir(path.join(workspace, dir)).catch(() => undefined); // not empty: the run wrote there
