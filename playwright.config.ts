@@ -1,5 +1,9 @@
 import { defineConfig, devices } from '@playwright/test';
 import { chromiumLaunchOptions } from './e2e/support/chromium';
+import { preferResolvedPython } from './server/test-support/resolved-python';
+
+// The server under test and its sandboxes start python directly, not through pyenv's shims.
+preferResolvedPython();
 
 /**
  * The e2e tier (`e2e/*.spec.ts`): the built app under `next start` on a scratch data directory,

@@ -138,12 +138,14 @@ test('compare three hypotheses test by test, read an interdiff, promote the runn
       60_000,
     );
     expect(promoted.iterations[0]?.winner).toBe(runnerUp);
-    const hash = await shownDiffHash(page);
-    if (hash !== promoted.diffSha256) {
+    if ((await shownDiffHash(page)) !== promoted.diffSha256) {
       // The page still shows the diff it loaded: it offers the new one.
       await page.getByRole('button', { name: 'Show the new diff', exact: true }).click();
     }
-    expect(await shownDiffHash(page)).toBe(promoted.diffSha256);
+    // Waited for: right after the click the old hash is still on the page for a moment.
+    await expect(page.getByLabel('Diff SHA-256', { exact: true })).toHaveText(
+      promoted.diffSha256 ?? '',
+    );
     const promotedLine =
       runnerUp === other.name ? 'float(len(values))' : 'sum(values) / len(values)';
     await expect(page.getByText(promotedLine).first()).toBeVisible();
