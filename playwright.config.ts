@@ -1,6 +1,6 @@
 import { defineConfig, devices } from '@playwright/test';
 import { chromiumLaunchOptions } from './e2e/support/chromium';
-import { preferResolvedPython } from './server/test-support/resolved-python';
+import { preferResolvedPython } from './server/test-support/resolved-python.mjs';
 
 // The server under test and its sandboxes start python directly, not through pyenv's shims.
 preferResolvedPython();
