@@ -34,25 +34,8 @@ export default defineConfig({
           // waiting (for a timeout to fire, a server to start, a child to be killed), so files
           // overlap well; each still builds real crates and runs real test runners, which is why
           // it is three and not more (four was barely faster, with every file twice as slow).
-          maxWorkers: 3,
-          sequence: { groupOrder: 1 },
-          // One module graph per worker, not one per file: the tier is CPU-bound on two cores,
-          // and importing the server again for each of ~90 files was a good part of it (with
-          // shorter waits and python started directly: 1,129 → 989 CPU-s, a `next build`
-          // included in the second). Every file cleans up what it starts and sets; the one that
-          // mocks a module runs isolated, below, so its mock is never another file's module.
-          isolate: false,
-          exclude: ['server/engine/setup/setup-cache.integration.test.ts', 'node_modules/**'],
-        },
-      },
-      {
-        extends: true,
-        test: {
-          // Integration files that mock modules (vi.mock): isolated, in the same group.
-          name: 'integration-mocks',
-          include: ['server/engine/setup/setup-cache.integration.test.ts'],
-          testTimeout: 180_000,
-          hookTimeout: 300_000,
+          // Still one module graph per file: with one per worker (isolate: false) a file's
+          // process-wide caches (pip's index, read once) leaked into the next file.
           maxWorkers: 3,
           sequence: { groupOrder: 1 },
         },
