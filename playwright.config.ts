@@ -1,9 +1,9 @@
 import { defineConfig, devices } from '@playwright/test';
 import { chromiumLaunchOptions } from './e2e/support/chromium';
-import { preferResolvedPython } from './server/test-support/resolved-python.mjs';
+import { preparePythonForTests } from './server/test-support/python-for-tests.mjs';
 
-// The server under test and its sandboxes start python directly, not through pyenv's shims.
-preferResolvedPython();
+// The server under test and its sandboxes start python (and pytest) cheaply: see the module.
+preparePythonForTests();
 
 /**
  * The e2e tier (`e2e/*.spec.ts`): the built app under `next start` on a scratch data directory,

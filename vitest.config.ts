@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
-import { preferResolvedPython } from './server/test-support/resolved-python.mjs';
+import { preparePythonForTests } from './server/test-support/python-for-tests.mjs';
 
-preferResolvedPython();
+preparePythonForTests();
 
 // Three tiers told apart by file name: *.test.ts (unit, fakes only) and
 // *.integration.test.ts (real git, real processes, real toolchains). e2e/ is Playwright's.

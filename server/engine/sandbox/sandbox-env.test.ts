@@ -20,6 +20,16 @@ describe('sandboxEnv', () => {
     });
   });
 
+  it("passes the host's PYTEST_DISABLE_PLUGIN_AUTOLOAD through, and only when it is set", () => {
+    const host = { PATH: '/usr/bin', PYTEST_DISABLE_PLUGIN_AUTOLOAD: '1', PYTEST_ADDOPTS: '-x' };
+    const env = sandboxEnv({ home: '/h', tmpdir: '/h', host });
+    expect(env.PYTEST_DISABLE_PLUGIN_AUTOLOAD).toBe('1');
+    expect(env).not.toHaveProperty('PYTEST_ADDOPTS');
+    expect(sandboxEnv({ home: '/h', tmpdir: '/h', host: { PATH: '/usr/bin' } })).not.toHaveProperty(
+      'PYTEST_DISABLE_PLUGIN_AUTOLOAD',
+    );
+  });
+
   it.each(['PATH', 'PYENV_ROOT', 'CARGO_HOME', 'RUSTUP_HOME', 'GOROOT', 'JAVA_HOME', 'HOME'])(
     'refuses a task variable %s that would widen what the sandbox root shows',
     (name) => {

@@ -5,6 +5,10 @@ import { AppError } from '../../errors/app-error';
 /**
  * Toolchain locators passed through from the host when set. Without them a fresh HOME would hide
  * rustup's toolchains, pyenv's interpreters or a Go root, and every run would fail before testing.
+ * PYTEST_DISABLE_PLUGIN_AUTOLOAD is the host's choice in the same way: an interpreter shared by
+ * many projects may carry plugins none of them use, which pytest imports at every start (on
+ * these machines hypothesis's took 1.8 CPU-seconds per run). A task that needs a plugin names it
+ * with `-p`, which works either way.
  */
 const passedThrough = [
   'RUSTUP_HOME',
@@ -18,6 +22,7 @@ const passedThrough = [
   'GOMODCACHE',
   'GOFLAGS',
   'JAVA_HOME',
+  'PYTEST_DISABLE_PLUGIN_AUTOLOAD',
 ] as const;
 
 /**
