@@ -1,7 +1,24 @@
 import { defineConfig } from 'vitest/config';
+import { filesChangingProcessState } from './server/test-support/process-state.mjs';
 import { preparePythonForTests } from './server/test-support/python-for-tests.mjs';
 
 preparePythonForTests();
+
+const integrationFiles = 'server/**/*.integration.test.ts';
+// Integration files that mock a module or change the environment, the working directory or the
+// umask: they keep one module graph per file (see process-state.mjs), in a tier of their own.
+const integrationFilesApart = filesChangingProcessState('server', '.integration.test.ts');
+const integration = {
+  testTimeout: 180_000,
+  hookTimeout: 300_000,
+  // Three files at a time on two cores: most of an integration file's time is spent waiting
+  // (for a timeout to fire, a server to start, a child to be killed), so files overlap well;
+  // each still builds real crates and runs real test runners, which is why it is three and not
+  // more (four was barely faster, with every file twice as slow).
+  maxWorkers: 3,
+  // Both integration tiers in one group, after the unit tier's.
+  sequence: { groupOrder: 1 },
+};
 
 // Three tiers told apart by file name: *.test.ts (unit, fakes only) and
 // *.integration.test.ts (real git, real processes, real toolchains). e2e/ is Playwright's.
@@ -27,17 +44,20 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'integration',
-          include: ['server/**/*.integration.test.ts'],
-          testTimeout: 180_000,
-          hookTimeout: 300_000,
-          // Three files at a time on two cores: most of an integration file's time is spent
-          // waiting (for a timeout to fire, a server to start, a child to be killed), so files
-          // overlap well; each still builds real crates and runs real test runners, which is why
-          // it is three and not more (four was barely faster, with every file twice as slow).
-          // Still one module graph per file: with one per worker (isolate: false) a file's
-          // process-wide caches (pip's index, read once) leaked into the next file.
-          maxWorkers: 3,
-          sequence: { groupOrder: 1 },
+          include: [integrationFiles],
+          exclude: [...integrationFilesApart, 'node_modules/**'],
+          ...integration,
+          // One module graph per worker, not one per file: the tier is CPU-bound on two cores,
+          // and importing the server again for each of ~90 files was a good part of it.
+          isolate: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'integration-apart',
+          include: integrationFilesApart,
+          ...integration,
         },
       },
     ],
