@@ -1,8 +1,14 @@
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listAudit } from '../audit/audit-log';
 import { createDb, type Db } from '../db/client';
 import { migrateDatabase } from '../db/migrate';
-import { backends, queryRows, type ScratchDatabase } from '../test-support/scratch-databases';
+import {
+  backends,
+  createSqliteDatabase,
+  queryRows,
+  type ScratchDatabase,
+} from '../test-support/scratch-databases';
 import { AppError } from '../errors/app-error';
 import { userIn } from '../test-support/actors';
 import { personOf, type Actor, type Person } from './actor';
@@ -311,3 +317,42 @@ for (const backend of backends) {
     });
   });
 }
+
+// Found by the eval run with external agents: an agent's `shadowbox mcp` (another process on the
+// same SQLite file) held the write lock when the attempt revoked the agent's token, and the revoke
+// failed with "Operation has timed out" instead of waiting its turn.
+describe('API tokens while another process holds the SQLite write lock', () => {
+  let scratch: ScratchDatabase;
+  beforeAll(async () => {
+    scratch = await createSqliteDatabase();
+    await migrateDatabase(scratch.config);
+  });
+  afterAll(() => scratch.drop());
+
+  it('makes and revokes a token once the lock is released, past the busy timeout', async () => {
+    const { config } = scratch;
+    if (config.provider !== 'sqlite') throw new Error('expected SQLite');
+    // Each write gives up after 100 ms of waiting, and the lock is held longer than that.
+    const db = createDb({ database: config }, { busyTimeoutMs: 100 });
+    const holder = new Database(config.file);
+    const releases: NodeJS.Timeout[] = [];
+    try {
+      await userIn(db, 'alice', 'author');
+      const holdFor = (ms: number): void => {
+        holder.exec('BEGIN IMMEDIATE');
+        releases.push(setTimeout(() => holder.exec('COMMIT'), ms));
+      };
+      holdFor(250);
+      const created = await createApiToken(db, { user: 'alice', scopes: ['agent'], name: 'ci' });
+      holdFor(250);
+      const revoked = await revokeApiToken(db, created.id);
+      expect(revoked).toMatchObject({ id: created.id, alreadyRevoked: false });
+      expect(revoked.revokedAt).not.toBeNull();
+    } finally {
+      releases.forEach(clearTimeout);
+      if (holder.inTransaction) holder.exec('ROLLBACK');
+      holder.close();
+      await db.$disconnect();
+    }
+  });
+});

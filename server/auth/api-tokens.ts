@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { recordAudit } from '../audit/audit-log';
 import type { Db, Prisma } from '../db/client';
+import { inTransaction } from '../db/transaction';
 import { AppError } from '../errors/app-error';
 import { actorLabel, cliActor, personOf, tokenScopes, type Actor, type Scope } from './actor';
 import { loadPerson, personIdOf } from './people';
@@ -192,7 +193,7 @@ export async function createApiToken(
     );
   }
   const token = generateToken();
-  const { id } = await db.$transaction(async (tx) => {
+  const { id } = await inTransaction(db, async (tx) => {
     const row = await tx.apiToken.create({
       data: { name, hash: hashToken(token), scopes, userId: owner.id },
       select: { id: true },
@@ -270,7 +271,7 @@ export async function revokeApiToken(
 ): Promise<ApiTokenInfo & { readonly alreadyRevoked: boolean }> {
   const actor = options.actor ?? cliActor;
   const now = options.now ?? new Date();
-  return db.$transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     const existing = await tx.apiToken.findUnique({ where: { id }, select: { userId: true } });
     const notFound = new AppError('NOT_FOUND', `no API token with id ${JSON.stringify(id)}`);
     if (existing === null) throw notFound;
