@@ -7,9 +7,9 @@ import { listApiTokens } from '../../auth';
 import { defaultGitUrlPolicy } from '../../engine';
 import type { Actor } from '../../tasks/task-api';
 import { userIn } from '../../test-support/actors';
-import { testGit } from '../../test-support/git-fixtures';
 import { openScratchRuntime, type ScratchRuntime } from '../../test-support/scratch-runtime';
-import { parseEvalSet, type EvalInstance } from '../eval-instance';
+import type { EvalInstance } from '../eval-instance';
+import { calcEvalSet, fixedMean, subtractWith } from '../test-support/calc-eval-set';
 import { externalAgent } from './agent-process';
 import { writeRunFile } from './run-file';
 import { newRunFile, runEvalSet } from './run-set';
@@ -21,25 +21,7 @@ import { runtimeAttempts } from './runtime-attempts';
 // first is resolved, the second not (pass@1 = 0.5, no tokens: the fixer is external), and every
 // token made for an attempt is revoked once it ends.
 
-const buggy = `def add(a, b):
-    return a + b
-
-
-def subtract(a, b):
-    return a + b
-
-
-def mean(values):
-    return sum(values) // len(values)
-`;
-const baseTests = `from calc import add
-
-
-def test_add():
-    assert add(2, 3) == 5
-`;
-const fixedMean = buggy.replace('//', '/');
-const wrongSubtract = buggy.replace('return a + b\n\n\ndef mean', 'return a * b\n\n\ndef mean');
+const wrongSubtract = subtractWith('*');
 const checkout = path.resolve(import.meta.dirname, '../../..');
 const sdk = path.join(checkout, 'node_modules/@modelcontextprotocol/sdk/dist/esm/client');
 
@@ -75,56 +57,9 @@ let owner: Actor;
 let dir: string;
 let instances: EvalInstance[];
 
-async function patchOf(repo: string, files: Record<string, string>): Promise<string> {
-  for (const [name, content] of Object.entries(files)) {
-    await writeFile(path.join(repo, name), content);
-  }
-  const diff = await testGit(repo, ['diff', '--', ...Object.keys(files)]);
-  await testGit(repo, ['checkout', '--', '.']);
-  return `${diff}\n`;
-}
-
 beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'sbx-eval-agent-'));
-  const repo = path.join(dir, 'calc');
-  await testGit(dir, ['init', '-q', '-b', 'main', repo]);
-  await writeFile(path.join(repo, 'calc.py'), buggy);
-  await writeFile(path.join(repo, 'test_calc.py'), baseTests);
-  await testGit(repo, ['add', '-A']);
-  await testGit(repo, ['commit', '-q', '-m', 'calc with two bugs']);
-  const base = await testGit(repo, ['rev-parse', 'HEAD']);
-  const line = (fields: Partial<EvalInstance>) =>
-    JSON.stringify({
-      repo,
-      base_commit: base,
-      PASS_TO_PASS: ['test_calc.py::test_add'],
-      test_command: ['python3', '-m', 'pytest', '-q'],
-      ...fields,
-    });
-  const testOf = (name: string, check: string) =>
-    `${baseTests}\n\ndef test_${name}():\n    from calc import ${name}\n    assert ${check}\n`;
-  instances = parseEvalSet(
-    [
-      line({
-        instance_id: 'calc__mean',
-        problem_statement: 'mean() floors: mean([1, 2]) is 1, not 1.5',
-        test_patch: await patchOf(repo, { 'test_calc.py': testOf('mean', 'mean([1, 2]) == 1.5') }),
-        patch: await patchOf(repo, { 'calc.py': fixedMean }),
-        FAIL_TO_PASS: ['test_calc.py::test_mean'],
-      }),
-      line({
-        instance_id: 'calc__subtract',
-        problem_statement: 'subtract() adds',
-        test_patch: await patchOf(repo, {
-          'test_calc.py': testOf('subtract', 'subtract(5, 3) == 2'),
-        }),
-        patch: await patchOf(repo, {
-          'calc.py': buggy.replace('a + b\n\n\ndef mean', 'a - b\n\n\ndef mean'),
-        }),
-        FAIL_TO_PASS: ['test_calc.py::test_subtract'],
-      }),
-    ].join('\n'),
-  );
+  ({ instances } = await calcEvalSet(dir));
   await writeFile(path.join(dir, 'agent.mjs'), agentSource);
   scratch = await openScratchRuntime('sbx-eval-agent-rt-', { llm: null, taskConcurrency: 2 });
   owner = await userIn(scratch.runtime.db, 'alice');

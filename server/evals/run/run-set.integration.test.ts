@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,9 +7,9 @@ import { loadLlmConfig } from '../../llm/llm-config';
 import type { Actor } from '../../tasks/task-api';
 import { userIn } from '../../test-support/actors';
 import { requestText, startFakeOpenAi, type FakeOpenAi } from '../../test-support/fake-openai';
-import { testGit } from '../../test-support/git-fixtures';
 import { openScratchRuntime, type ScratchRuntime } from '../../test-support/scratch-runtime';
-import { parseEvalSet, type EvalInstance } from '../eval-instance';
+import type { EvalInstance } from '../eval-instance';
+import { baseCalcTests, calcEvalSet, fixedMean, subtractWith } from '../test-support/calc-eval-set';
 import { readRunFile, writeRunFile, type RunFile } from './run-file';
 import { newRunFile, runEvalSet } from './run-set';
 import { runtimeAttempts } from './runtime-attempts';
@@ -19,35 +19,6 @@ import { runtimeAttempts } from './runtime-attempts';
 // reference fix for one and a wrong fix for the other: pass@1 = 0.5, spend reported. A model that
 // deletes the failing test instead resolves nothing.
 
-const buggy = `def add(a, b):
-    return a + b
-
-
-def subtract(a, b):
-    return a + b
-
-
-def mean(values):
-    return sum(values) // len(values)
-`;
-const baseTests = `from calc import add
-
-
-def test_add():
-    assert add(2, 3) == 5
-`;
-const meanTest = `${baseTests}
-
-def test_mean():
-    from calc import mean
-    assert mean([1, 2]) == 1.5
-`;
-const subtractTest = `${baseTests}
-
-def test_subtract():
-    from calc import subtract
-    assert subtract(5, 3) == 2
-`;
 const usage = { prompt_tokens: 900, completion_tokens: 100 };
 
 let fake: FakeOpenAi;
@@ -58,72 +29,21 @@ let instances: EvalInstance[];
 /** What the model does: fix as told (right for mean, wrong for subtract), or cheat. */
 let mode: 'honest' | 'cheat' = 'honest';
 
-/** The diff `change` makes to the repository's HEAD, for the given files (then undone). */
-async function patchOf(repo: string, files: Record<string, string>): Promise<string> {
-  for (const [name, content] of Object.entries(files)) {
-    await writeFile(path.join(repo, name), content);
-  }
-  const diff = await testGit(repo, ['diff', '--', ...Object.keys(files)]);
-  await testGit(repo, ['checkout', '--', '.']);
-  return `${diff}\n`;
-}
-
 beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'sbx-eval-run-'));
-  const repo = path.join(dir, 'calc');
-  await testGit(dir, ['init', '-q', '-b', 'main', repo]);
-  await writeFile(path.join(repo, 'calc.py'), buggy);
-  await writeFile(path.join(repo, 'test_calc.py'), baseTests);
-  await testGit(repo, ['add', '-A']);
-  await testGit(repo, ['commit', '-q', '-m', 'calc with two bugs']);
-  const base = await testGit(repo, ['rev-parse', 'HEAD']);
-  const fixedMean = buggy.replace('//', '/');
-  const fixedSubtract = buggy.replace('return a + b\n\n\ndef mean', 'return a - b\n\n\ndef mean');
-  const line = (fields: Partial<EvalInstance>) =>
-    JSON.stringify({
-      repo,
-      base_commit: base,
-      PASS_TO_PASS: ['test_calc.py::test_add'],
-      test_command: ['python3', '-m', 'pytest', '-q'],
-      ...fields,
-    });
-  const set = [
-    line({
-      instance_id: 'calc__mean',
-      problem_statement: 'mean() floors: mean([1, 2]) is 1, not 1.5',
-      test_patch: await patchOf(repo, { 'test_calc.py': meanTest }),
-      patch: await patchOf(repo, { 'calc.py': fixedMean }),
-      FAIL_TO_PASS: ['test_calc.py::test_mean'],
-    }),
-    line({
-      instance_id: 'calc__subtract',
-      problem_statement: 'subtract() adds',
-      test_patch: await patchOf(repo, { 'test_calc.py': subtractTest }),
-      patch: await patchOf(repo, { 'calc.py': fixedSubtract }),
-      FAIL_TO_PASS: ['test_calc.py::test_subtract'],
-    }),
-  ].join('\n');
-  instances = parseEvalSet(set);
+  ({ instances } = await calcEvalSet(dir));
 
   fake = await startFakeOpenAi((request) => {
     const text = requestText(request);
     const edit = (p: string, content: string) => ({ path: p, content });
     if (mode === 'cheat') {
       // Deletes the failing test and touches nothing else.
-      const answer = { name: 'drop-the-test', edits: [edit('test_calc.py', baseTests)] };
+      const answer = { name: 'drop-the-test', edits: [edit('test_calc.py', baseCalcTests)] };
       return { content: JSON.stringify(answer), usage };
     }
     const answer = text.includes('test_mean')
       ? { name: 'true-division', edits: [edit('calc.py', fixedMean)] }
-      : {
-          name: 'multiply',
-          edits: [
-            edit(
-              'calc.py',
-              buggy.replace('return a + b\n\n\ndef mean', 'return a * b\n\n\ndef mean'),
-            ),
-          ],
-        };
+      : { name: 'multiply', edits: [edit('calc.py', subtractWith('*'))] };
     return { content: JSON.stringify(answer), usage };
   });
   const llm = loadLlmConfig({
