@@ -36,6 +36,10 @@ export default defineConfig({
           // one per file. Importing it again for each of ~200 files was two thirds of the tier
           // (89 s isolated, 27 s not, on two cores; every test passes both ways).
           isolate: false,
+          // Not 5 s: in CI this tier runs beside the static checks, the first integration files
+          // and the tier again under Node 22, on two cores. Tests that write and walk real files
+          // took over 5 s there (the inode cap's 5,000 files; an eval run's files), not hung.
+          testTimeout: 20_000,
           // Its own group, run first: the tiers differ in how many files run at once.
           sequence: { groupOrder: 0 },
         },
