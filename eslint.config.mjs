@@ -116,6 +116,23 @@ export default tseslint.config(
     },
   },
   {
+    // Every interactive transaction retries when the database is busy or in conflict: on SQLite
+    // another process (a worker, `shadowbox mcp`, the CLI) may hold the write lock past the busy
+    // timeout. Tests may open one directly to hold a lock or to observe a rollback.
+    files: ['server/**/*.ts', 'app/**/*.{ts,tsx}'],
+    ignores: ['server/db/transaction.ts', '**/*.test.ts', '**/test-support/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name='$transaction']",
+          message:
+            'Use inTransaction (server/db/transaction.ts): it retries while the database is busy.',
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.test.ts'],
     rules: {
       '@typescript-eslint/no-non-null-assertion': 'off',

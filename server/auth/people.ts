@@ -5,6 +5,7 @@ import { AppError } from '../errors/app-error';
 import { auditedAs, cliActor, isRole, type Actor, type Person, type Role } from './actor';
 import { requireAdmin } from './permissions';
 import { parseUsername, placeholderEmail } from './usernames';
+import { inTransaction } from '../db/transaction';
 
 /**
  * People: made by an admin (the CLI, the page) or by the one-time set-up link, never by signing
@@ -88,7 +89,8 @@ export async function addPerson(
     });
     return { ...row, username: name, role: input.role };
   };
-  return '$transaction' in db ? db.$transaction(create) : create(db);
+  // Within the caller's transaction when given one (`$transaction` exists only on the client).
+  return '$transaction' in db ? inTransaction(db as Db, create) : create(db);
 }
 
 export async function listPeople(db: Db, actor: Actor = cliActor): Promise<PersonInfo[]> {
@@ -118,7 +120,7 @@ export async function disablePerson(
   const actor = options.actor ?? cliActor;
   requireAdmin(actor, 'disabling people');
   const name = parseUsername(username);
-  return db.$transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     const row = await tx.user.findUnique({ where: { username: name } });
     if (row === null) throw new AppError('NOT_FOUND', `no user named ${name}`);
     const role: Role = isRole(row.role) ? row.role : 'author';
@@ -154,7 +156,7 @@ export async function renamePerson(
   const from = parseUsername(input.from);
   const to = parseUsername(input.to);
   if (from === to) throw new AppError('INVALID_ARGUMENT', `${from} is already named ${to}`);
-  return db.$transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     const row = await tx.user.findUnique({ where: { username: from } });
     if (row === null) throw new AppError('NOT_FOUND', `no user named ${from}`);
     const taken = await tx.user.findUnique({ where: { username: to }, select: { id: true } });

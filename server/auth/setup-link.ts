@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Db } from '../db/client';
 import { AppError } from '../errors/app-error';
 import { addPerson, countPeople, type PersonInfo } from './people';
+import { inTransaction } from '../db/transaction';
 
 /**
  * The first run: while nobody has an account, the server prints a link (as Jupyter prints its
@@ -59,7 +60,7 @@ export async function redeemSetupLink(
   input: { secret: string; username: string; password: string },
   now: Date = new Date(),
 ): Promise<PersonInfo> {
-  return db.$transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     const { count } = await tx.setupLink.updateMany({
       where: { hash: hashOf(input.secret), usedAt: null, expiresAt: { gt: now } },
       data: { usedAt: now },

@@ -4,6 +4,7 @@ import { AppError } from '../errors/app-error';
 import { auditedAs, cliActor, lowerRole, type Actor, type Role } from './actor';
 import { personIdOf } from './people';
 import { requireAdmin } from './permissions';
+import { inTransaction } from '../db/transaction';
 
 /** Teams share tasks: each member acts on the team's tasks with their member role. */
 
@@ -27,7 +28,7 @@ export async function addTeam(
 ): Promise<{ id: string; name: string }> {
   requireAdmin(actor, 'making teams');
   const team = parseTeamName(name);
-  return db.$transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     if ((await tx.team.findUnique({ where: { name: team } })) !== null) {
       throw new AppError('CONFLICT', `a team named ${team} already exists`);
     }
@@ -57,7 +58,7 @@ export async function setTeamMember(
       `${input.username} is ${person.role === 'author' ? 'an' : 'a'} ${person.role}: a team role cannot be above it`,
     );
   }
-  await db.$transaction(async (tx) => {
+  await inTransaction(db, async (tx) => {
     await tx.teamMember.upsert({
       where: { teamId_userId: { teamId: team.id, userId: person.id } },
       create: { teamId: team.id, userId: person.id, role: input.role },

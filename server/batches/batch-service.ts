@@ -22,6 +22,7 @@ import { memberFacts, type MemberFacts } from './batch-members';
 import { pushBatch } from './push-batch';
 import { testBatch } from './test-batch';
 import { batchInclude, batchRights, batchView, type BatchRow } from './batch-views';
+import { inTransaction } from '../db/transaction';
 
 export const maxBatchMembers = 8;
 
@@ -178,7 +179,7 @@ export class BatchService implements BatchServiceApi {
       );
     }
     const by = actorLabel(actor);
-    await this.deps.db.$transaction(async (tx) => {
+    await inTransaction(this.deps.db, async (tx) => {
       await tx.batch.update({
         where: { id },
         data: {

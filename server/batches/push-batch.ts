@@ -9,6 +9,7 @@ import type { BatchPushView, PushBatchInput } from './batch-api';
 import type { BatchServiceDeps } from './batch-deps';
 import { batchCommitter, batchGitDir } from './batch-git-plan';
 import type { BatchRow } from './batch-views';
+import { inTransaction } from '../db/transaction';
 
 /**
  * Pushes an approved batch to a branch of a configured remote: one commit per member, in batch
@@ -87,7 +88,7 @@ export async function pushBatch(
     by: actorLabel(actor),
     at: deps.clock.now().toISOString(),
   };
-  await deps.db.$transaction(async (tx) => {
+  await inTransaction(deps.db, async (tx) => {
     const current = await tx.batch.findUniqueOrThrow({
       where: { id: row.id },
       select: { pushes: true },

@@ -5,6 +5,7 @@ import type { GitUrlPolicy } from '../engine/intake';
 import { forgeKinds, isForgeKind, type ForgeKind } from '../engine/landing';
 import { AppError } from '../errors/app-error';
 import type { SecretBox } from './secret-box';
+import { inTransaction } from '../db/transaction';
 
 /** A remote as people see it: never its credential. */
 export interface RemoteInfo {
@@ -96,7 +97,7 @@ export async function addRemote(
     secretBox: deps.box.seal(input.secret, name),
     createdBy: actorLabel(actor),
   };
-  const row = await deps.db.$transaction(async (tx) => {
+  const row = await inTransaction(deps.db, async (tx) => {
     const saved = await tx.remote.upsert({
       where: { name },
       create: { name, ...data },
@@ -120,7 +121,7 @@ export async function listRemotes(db: Db): Promise<RemoteInfo[]> {
 
 export async function removeRemote(deps: Pick<RemoteDeps, 'db'>, name: string, actor: Actor) {
   requireAdmin(actor);
-  await deps.db.$transaction(async (tx) => {
+  await inTransaction(deps.db, async (tx) => {
     const { count } = await tx.remote.deleteMany({ where: { name: checkRemoteName(name) } });
     if (count === 0) throw new AppError('NOT_FOUND', `no remote named ${name}`);
     await recordAudit(tx, {
