@@ -1,11 +1,11 @@
 import { hashPassword } from 'better-auth/crypto';
 import { recordAudit } from '../audit/audit-log';
 import type { Db, Prisma } from '../db/client';
+import { inTransaction } from '../db/transaction';
 import { AppError } from '../errors/app-error';
 import { auditedAs, cliActor, isRole, type Actor, type Person, type Role } from './actor';
 import { requireAdmin } from './permissions';
 import { parseUsername, placeholderEmail } from './usernames';
-import { inTransaction } from '../db/transaction';
 
 /**
  * People: made by an admin (the CLI, the page) or by the one-time set-up link, never by signing
@@ -89,7 +89,8 @@ export async function addPerson(
     });
     return { ...row, username: name, role: input.role };
   };
-  // Within the caller's transaction when given one (`$transaction` exists only on the client).
+  // Given the client: a transaction of its own, retried while the database is busy. Given the
+  // caller's transaction (the set-up link's): within it.
   return '$transaction' in db ? inTransaction(db as Db, create) : create(db);
 }
 

@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Db } from '../db/client';
+import { inTransaction } from '../db/transaction';
 import { AppError } from '../errors/app-error';
 import { addPerson, countPeople, type PersonInfo } from './people';
-import { inTransaction } from '../db/transaction';
 
 /**
  * The first run: while nobody has an account, the server prints a link (as Jupyter prints its

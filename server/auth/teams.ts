@@ -1,10 +1,10 @@
 import { recordAudit } from '../audit/audit-log';
 import type { Db } from '../db/client';
+import { inTransaction } from '../db/transaction';
 import { AppError } from '../errors/app-error';
 import { auditedAs, cliActor, lowerRole, type Actor, type Role } from './actor';
 import { personIdOf } from './people';
 import { requireAdmin } from './permissions';
-import { inTransaction } from '../db/transaction';
 
 /** Teams share tasks: each member acts on the team's tasks with their member role. */
 

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { recordAudit } from '../audit/audit-log';
 import { actorLabel, auditedAs } from '../auth/actor';
 import type { Prisma } from '../db/client';
+import { inTransaction } from '../db/transaction';
 import { AppError } from '../errors/app-error';
 import type { Actor } from '../tasks/task-api';
 import { requireTask } from '../tasks/task-access';
@@ -22,7 +23,6 @@ import { memberFacts, type MemberFacts } from './batch-members';
 import { pushBatch } from './push-batch';
 import { testBatch } from './test-batch';
 import { batchInclude, batchRights, batchView, type BatchRow } from './batch-views';
-import { inTransaction } from '../db/transaction';
 
 export const maxBatchMembers = 8;
 

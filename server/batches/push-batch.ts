@@ -1,6 +1,7 @@
 import { recordAudit } from '../audit/audit-log';
 import { actorLabel, auditedAs } from '../auth/actor';
 import type { Prisma } from '../db/client';
+import { inTransaction } from '../db/transaction';
 import { pushCommits } from '../engine/landing';
 import { AppError } from '../errors/app-error';
 import { remoteCredential } from '../remotes/remotes';
@@ -9,7 +10,6 @@ import type { BatchPushView, PushBatchInput } from './batch-api';
 import type { BatchServiceDeps } from './batch-deps';
 import { batchCommitter, batchGitDir } from './batch-git-plan';
 import type { BatchRow } from './batch-views';
-import { inTransaction } from '../db/transaction';
 
 /**
  * Pushes an approved batch to a branch of a configured remote: one commit per member, in batch

@@ -1,11 +1,11 @@
 import { actorLabel, auditedAs, type Actor } from '../auth/actor';
 import { recordAudit } from '../audit/audit-log';
 import type { Db } from '../db/client';
+import { inTransaction } from '../db/transaction';
 import type { GitUrlPolicy } from '../engine/intake';
 import { forgeKinds, isForgeKind, type ForgeKind } from '../engine/landing';
 import { AppError } from '../errors/app-error';
 import type { SecretBox } from './secret-box';
-import { inTransaction } from '../db/transaction';
 
 /** A remote as people see it: never its credential. */
 export interface RemoteInfo {
